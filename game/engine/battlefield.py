@@ -1,0 +1,122 @@
+"""The battlefield: terrain features of conventions.md section 7 as numpy arrays.
+
+Arrays are indexed ``[y, x]`` (row-major, as Tiled stores layers); every public
+helper takes tiles as ``(x, y)`` tuples so rule modules never juggle the order.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+import numpy as np
+
+Tile = tuple[int, int]
+
+
+class Cover(IntEnum):
+    NONE = 0
+    LIGHT = 1
+    HEAVY = 2
+
+
+class Door(IntEnum):
+    NONE = 0
+    OPEN = 1
+    CLOSED = 2
+    LOCKED = 3
+
+
+@dataclass
+class MapObject:
+    """An object read from an object layer: spawn zone, objective, trap, emplacement, item…"""
+
+    kind: str
+    name: str
+    tiles: tuple[Tile, ...]
+    properties: dict = field(default_factory=dict)
+
+
+@dataclass
+class Battlefield:
+    """Everything a rule module may ask of the ground, independent of any rule system."""
+
+    width: int
+    height: int
+    cm_per_tile: float = 2.5
+    name: str = ""
+    blocks_move: np.ndarray = None
+    blocks_sight: np.ndarray = None
+    cover: np.ndarray = None
+    deep_water: np.ndarray = None
+    terrain_cost: np.ndarray = None
+    crawl_gap: np.ndarray = None
+    climbable: np.ndarray = None
+    hiding: np.ndarray = None
+    perch: np.ndarray = None
+    trap_spot: np.ndarray = None
+    door: np.ndarray = None
+    exit_side: np.ndarray = None
+    hazard: np.ndarray = None
+    spawn: dict[int, list[Tile]] = field(default_factory=dict)
+    objects: list[MapObject] = field(default_factory=list)
+    properties: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        shape = (self.height, self.width)
+        defaults = {
+            "blocks_move": (bool, False), "blocks_sight": (bool, False),
+            "cover": (np.int8, 0), "deep_water": (bool, False),
+            "terrain_cost": (np.float32, 1.0), "crawl_gap": (bool, False),
+            "climbable": (bool, False), "hiding": (bool, False),
+            "perch": (bool, False), "trap_spot": (bool, False),
+            "door": (np.int8, 0), "exit_side": (np.int8, -1),
+            "hazard": (np.int16, 0),
+        }
+        for name, (dtype, value) in defaults.items():
+            if getattr(self, name) is None:
+                setattr(self, name, np.full(shape, value, dtype=dtype))
+
+    @classmethod
+    def open_ground(cls, width: int, height: int, **kwargs) -> "Battlefield":
+        """A featureless field, used by tests and by the rule test vectors."""
+        return cls(width=width, height=height, **kwargs)
+
+    def inside(self, tile: Tile) -> bool:
+        x, y = tile
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def door_shut(self, tile: Tile) -> bool:
+        x, y = tile
+        return self.door[y, x] >= Door.CLOSED
+
+    def stops_walker(self, tile: Tile) -> bool:
+        """Blocks movement for the corner rule: a wall, a shut door or a climbable tile."""
+        if not self.inside(tile):
+            return True
+        x, y = tile
+        return bool(self.blocks_move[y, x] or self.climbable[y, x] or self.door[y, x] >= Door.CLOSED)
+
+    def sight_blocked(self, tile: Tile) -> bool:
+        if not self.inside(tile):
+            return True
+        x, y = tile
+        return bool(self.blocks_sight[y, x] or self.door[y, x] >= Door.CLOSED)
+
+    def sight_mask(self) -> np.ndarray:
+        """Tiles that block sight now (shut doors included), as a boolean [y, x] array."""
+        return self.blocks_sight | (self.door >= Door.CLOSED)
+
+    def can_stand(self, tile: Tile) -> bool:
+        """A tile that normal movement may enter and stop on (ignoring figures)."""
+        if not self.inside(tile):
+            return False
+        x, y = tile
+        return not (self.blocks_move[y, x] or self.climbable[y, x] or self.deep_water[y, x]
+                    or self.crawl_gap[y, x] or self.door[y, x] >= Door.CLOSED)
+
+    def feature(self, name: str, tile: Tile):
+        x, y = tile
+        return getattr(self, name)[y, x].item()
+
+    def objects_of(self, kind: str) -> list[MapObject]:
+        return [o for o in self.objects if o.kind == kind]

@@ -1,0 +1,114 @@
+"""The Match: owns the state, says who must decide what, and applies answers.
+
+A match is fully described by (map, rule module, armies, seed, answers): that list is the
+save file, the replay and the undo.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import IllegalAnswer
+from ..rules.base import Army, Outcome, RuleModule, canonical
+from .battlefield import Battlefield
+from .decision import Decision, Option
+from .dice import Dice
+from .events import Event
+
+
+@dataclass
+class _Snapshot:
+    state: Any
+    doors: Any
+    rng: Any
+    dice_count: int
+    log_length: int
+
+
+@dataclass
+class Match:
+    battlefield: Battlefield
+    rules: RuleModule
+    armies: list[Army]
+    seed: int
+    max_turns: int = 0
+    map_path: str = ""
+    answers: list[str] = field(default_factory=list)
+    log: list[Event] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.max_turns = self.max_turns or self.rules.default_max_turns
+        self.dice = Dice(self.seed)
+        self.state = self.rules.new_state(self.battlefield, self.armies, self.max_turns)
+        self._pending: Decision | None = None
+        self._pending_valid = False
+        self._undo: _Snapshot | None = None
+
+    # --- the protocol -------------------------------------------------------------
+
+    @property
+    def pending(self) -> Decision | None:
+        if not self._pending_valid:
+            self._pending = self.rules.pending(self.state)
+            self._pending_valid = True
+        return self._pending
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.rules.outcome(self.state)
+
+    @property
+    def over(self) -> bool:
+        return self.pending is None
+
+    def answer(self, choice: str | Option) -> list[Event]:
+        decision = self.pending
+        key = choice.key if isinstance(choice, Option) else str(choice)
+        if decision is None:
+            raise IllegalAnswer(f"answer {len(self.answers) + 1}", "the match is over")
+        option = decision.option(key)
+        if option is None:
+            raise IllegalAnswer(f"answer {len(self.answers) + 1}",
+                                f"'{key}' is not a legal option of the pending '{decision.kind}' decision")
+        snapshot = _Snapshot(copy.deepcopy(self.state, {id(self.battlefield): self.battlefield}),
+                             self.battlefield.door.copy(),
+                             self.dice._rng.getstate(), self.dice.count, len(self.log))
+        events = self.rules.apply(self.state, option, self.dice)
+        self.dice.take_rolls()
+        self._undo = snapshot if self.dice.count == snapshot.dice_count else None
+        self.answers.append(key)
+        self.log.extend(events)
+        self._pending_valid = False
+        return events
+
+    # --- undo and replay ----------------------------------------------------------
+
+    @property
+    def can_undo(self) -> bool:
+        """The last answer may be taken back while no die has been rolled since."""
+        return self._undo is not None
+
+    def undo(self) -> bool:
+        snap = self._undo
+        if snap is None:
+            return False
+        self.state = snap.state
+        self.battlefield.door[...] = snap.doors
+        self.dice._rng.setstate(snap.rng)
+        self.dice.count = snap.dice_count
+        del self.log[snap.log_length:]
+        self.answers.pop()
+        self._undo = None
+        self._pending_valid = False
+        return True
+
+    def digest(self) -> str:
+        data = {"state": self.rules.digest_data(self.state), "doors": self.battlefield.door.tolist(),
+                "dice": self.dice.count, "answers": len(self.answers)}
+        return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
+
+    def events_for(self, side: int | None) -> list[Event]:
+        return [e for e in self.log if e.seen_by(side)]
