@@ -1,0 +1,132 @@
+"""Saves and replays: a match is its setup plus its answers, written as versioned JSON.
+
+Writing is atomic (temporary file, flush, fsync, rename) and keeps the previous save as
+``<name>.bak``, so a crash while saving never costs the last good save.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from .. import __version__
+from ..errors import EscarmoucheError, SaveError
+from ..rules import get as get_rules
+from ..rules.base import Army
+from .match import Match
+
+FORMAT = "escarmouche-save"
+SAVE_VERSION = 1
+
+
+def new_match(map_path: str | Path, rules_name: str, seed: int, armies: list[Army] | None = None,
+              max_turns: int = 0) -> Match:
+    """A match on a map file with the module's default armies unless others are given."""
+    from .tiled import load_battlefield
+
+    battlefield = load_battlefield(map_path)
+    rules = get_rules(rules_name)
+    armies = armies or rules.default_armies(battlefield)
+    return Match(battlefield, rules, armies, seed, max_turns, str(Path(map_path).resolve()))
+
+
+def file_hash(path: str | Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def to_json(match: Match) -> dict:
+    return {
+        "format": FORMAT,
+        "version": SAVE_VERSION,
+        "game_version": __version__,
+        "rules": {"id": match.rules.id, "version": match.rules.version, "data_hash": match.rules.data_hash()},
+        "map": {"path": match.map_path, "hash": file_hash(match.map_path) if match.map_path else ""},
+        "armies": [a.to_json() for a in match.armies],
+        "seed": match.seed,
+        "max_turns": match.max_turns,
+        "answers": list(match.answers),
+        "turn": match.rules.turn(match.state),
+        "digest": match.digest(),
+    }
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    if path.exists():
+        os.replace(path, path.with_name(path.name + ".bak"))
+    os.replace(tmp, path)
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+def save_match(match: Match, path: str | Path) -> None:
+    write_atomic(path, json.dumps(to_json(match), indent=1))
+
+
+def read_save(path: str | Path) -> dict:
+    place = str(path)
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SaveError(place, "no such file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise SaveError(place, f"cannot be read ({e.__class__.__name__})") from None
+    except json.JSONDecodeError as e:
+        raise SaveError(place, f"not valid JSON at line {e.lineno} column {e.colno}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise SaveError(place, "not an Escarmouche save file")
+    if data.get("version") != SAVE_VERSION:
+        raise SaveError(place, f"save format version {data.get('version')!r} cannot be read by this game, "
+                               f"which reads version {SAVE_VERSION}")
+    return data
+
+
+def match_from_json(data: dict, place: str = "save", map_override: str | Path | None = None) -> Match:
+    """Rebuild a match by replaying every answer; each must be legal where it stands."""
+    try:
+        rules_info, map_info = data["rules"], data["map"]
+        rules = get_rules(str(rules_info["id"]))
+        if str(rules_info.get("version")) != rules.version:
+            raise SaveError(place, f"made with {rules.id} rules version {rules_info.get('version')}, "
+                                   f"this game has version {rules.version}")
+        map_path = Path(map_override or map_info["path"])
+        armies = [Army.from_json(a) for a in data["armies"]]
+        seed, max_turns = int(data["seed"]), int(data["max_turns"])
+        answers = [str(a) for a in data["answers"]]
+    except SaveError:
+        raise
+    except EscarmoucheError as e:
+        raise SaveError(place, e.message) from None
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise SaveError(place, f"missing or malformed field ({e.__class__.__name__}: {e})") from None
+    from .tiled import load_battlefield
+
+    if not map_path.exists():
+        raise SaveError(place, f"its map {map_path} is missing")
+    try:
+        battlefield = load_battlefield(map_path)
+        match = Match(battlefield, rules, armies, seed, max_turns, str(map_path.resolve()))
+    except EscarmoucheError as e:
+        raise SaveError(place, str(e)) from None
+    except (KeyError, TypeError, ValueError, IndexError) as e:
+        raise SaveError(place, f"its armies cannot be set up ({e.__class__.__name__}: {e})") from None
+    for i, key in enumerate(answers, 1):
+        try:
+            match.answer(key)
+        except EscarmoucheError as e:
+            raise SaveError(place, f"answer {i} of {len(answers)} does not replay: {e.message}") from None
+    return match
+
+
+def load_match(path: str | Path) -> Match:
+    return match_from_json(read_save(path), str(path))
