@@ -1,0 +1,140 @@
+"""Headless AI-against-AI games: results, timings and, on request, invariant checks after every answer."""
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .ai import make_player
+from .engine.match import Match
+from .engine.save import new_match, save_match
+from .errors import RulesError
+
+MAX_ANSWERS = 200_000
+
+
+@dataclass
+class GameResult:
+    seed: int
+    players: tuple[str, str]
+    winner_side: int | None
+    reason: str
+    turns: int
+    answers: int
+    digest: str
+
+
+@dataclass
+class Report:
+    games: list[GameResult] = field(default_factory=list)
+    decision_ms: dict[str, list[float]] = field(default_factory=dict)
+    violations: list[str] = field(default_factory=list)
+
+    def summary(self) -> dict:
+        wins: dict[str, int] = {}
+        by_side = {"0": 0, "1": 0}
+        draws = 0
+        for g in self.games:
+            if g.winner_side is None:
+                draws += 1
+                continue
+            name = g.players[g.winner_side]
+            wins[name] = wins.get(name, 0) + 1
+            by_side[str(g.winner_side)] += 1
+        return {
+            "games": len(self.games),
+            "wins": wins,
+            "wins_by_side": by_side,
+            "draws": draws,
+            "turns_mean": round(statistics.fmean(g.turns for g in self.games), 3) if self.games else 0,
+            "decision_ms": {name: {"median": round(statistics.median(ms), 3), "max": round(max(ms), 3)}
+                            for name, ms in sorted(self.decision_ms.items()) if ms},
+            "invariant_violations": len(self.violations),
+            "digests": [g.digest[:16] for g in self.games],
+        }
+
+    def summary_lines(self) -> list[str]:
+        s = self.summary()
+        lines = [f"{s['games']} games: wins {s['wins']}, by side {s['wins_by_side']}, draws {s['draws']}, "
+                 f"mean turns {s['turns_mean']}"]
+        for name, t in s["decision_ms"].items():
+            lines.append(f"decision time {name}: median {t['median']} ms, max {t['max']} ms")
+        if self.violations:
+            lines.append(f"{len(self.violations)} invariant violations; first: {self.violations[0]}")
+        return lines
+
+
+def engine_invariants(match: Match) -> list[str]:
+    """Checks every rule module must satisfy, whatever its rules."""
+    bf, out = match.battlefield, []
+    views = [f for f in match.rules.figures(match.state, None) if f.alive]
+    seen: dict = {}
+    for f in views:
+        if not bf.inside(f.tile):
+            out.append(f"{f.id} stands outside the map at {f.tile}")
+        elif f.tile in seen:
+            out.append(f"{f.id} and {seen[f.tile]} share tile {f.tile}")
+        seen[f.tile] = f.id
+        if not 0 <= f.health[0] <= f.health[1]:
+            out.append(f"{f.id} health {f.health} out of bounds")
+    for side in match.rules.sides:
+        own = {f.id for f in views if f.side == side}
+        shown = {f.id for f in match.rules.figures(match.state, side) if f.side == side}
+        if own - shown:
+            out.append(f"side {side} cannot see its own figures {sorted(own - shown)}")
+        for t in match.rules.tokens(match.state, side):
+            if t.owner != side and t.kind != "unknown":
+                out.append(f"side {side} sees the nature of enemy token {t.id}")
+    for e in match.log[-50:]:
+        if e.visible_to is not None and e.visible_to not in match.rules.sides:
+            out.append(f"event {e.kind} visible to unknown side {e.visible_to}")
+    turn = match.rules.turn(match.state)
+    if turn > match.max_turns:
+        out.append(f"turn {turn} is past the limit of {match.max_turns}")
+    return out
+
+
+def play_game(match: Match, players: dict, report: Report, check_invariants: bool) -> None:
+    names = {side: p.name for side, p in players.items()}
+    for _ in range(MAX_ANSWERS):
+        decision = match.pending
+        if decision is None:
+            return
+        player = players[decision.side]
+        t0 = time.perf_counter()
+        key = player.choose(match, decision)
+        report.decision_ms.setdefault(names[decision.side], []).append((time.perf_counter() - t0) * 1000)
+        match.answer(key)
+        if check_invariants:
+            found = engine_invariants(match) + match.rules.check_invariants(match.state)
+            report.violations.extend(f"seed {match.seed} answer {len(match.answers)}: {v}" for v in found)
+    raise RulesError(f"seed {match.seed}", f"the game did not end after {MAX_ANSWERS} answers")
+
+
+def run_games(map_path: str | Path, rules: str, seed: int = 0, games: int = 1, ai_a: str = "tactical",
+              ai_b: str = "tactical", max_turns: int = 0, save: str | None = None,
+              check_invariants: bool = False, progress: Callable[[str], None] | None = None) -> Report:
+    """Play ``games`` games; when the two AIs differ they swap sides every game."""
+    report = Report()
+    for g in range(games):
+        game_seed = seed * 1_000_003 + g
+        match = new_match(map_path, rules, game_seed, max_turns=max_turns)
+        first, second = (ai_a, ai_b) if g % 2 == 0 or ai_a == ai_b else (ai_b, ai_a)
+        players = {0: make_player(first, match.rules.id, game_seed * 2 + 1),
+                   1: make_player(second, match.rules.id, game_seed * 2 + 2)}
+        play_game(match, players, report, check_invariants)
+        outcome = match.outcome
+        result = GameResult(game_seed, (first, second), outcome.winner if outcome else None,
+                            outcome.reason if outcome else "unfinished", match.rules.turn(match.state),
+                            len(match.answers), match.digest())
+        report.games.append(result)
+        if progress:
+            who = "draw" if result.winner_side is None else \
+                f"side {result.winner_side} ({result.players[result.winner_side]}) wins"
+            progress(f"game {g + 1}: seed {game_seed}, {first} vs {second}: {who} after {result.turns} turns "
+                     f"({result.reason})")
+        if save:
+            save_match(match, save)
+    return report

@@ -1,0 +1,87 @@
+"""A tiny rule module for engine tests: figures walk toward each other and strike on a die."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from game.engine.decision import Decision, Option
+from game.engine.events import Event
+from game.rules.base import Army, FigureView, Outcome, RuleModule
+
+
+@dataclass
+class ToyFigure:
+    id: str
+    side: int
+    tile: tuple[int, int]
+    alive: bool = True
+
+
+@dataclass
+class ToyState:
+    figures: dict[str, ToyFigure]
+    max_turns: int
+    turn: int = 1
+    side: int = 0
+    log: list = field(default_factory=list)
+
+
+class ToyRules(RuleModule):
+    id = "toy"
+    default_max_turns = 30
+
+    @property
+    def data_files(self) -> list[Path]:
+        return [Path(__file__)]
+
+    def default_armies(self, battlefield):
+        return [Army(0, "west", [{"id": "w"}]), Army(1, "east", [{"id": "e"}])]
+
+    def new_state(self, battlefield, armies, max_turns):
+        figs = {}
+        for army in armies:
+            for i, f in enumerate(army.figures):
+                x = 0 if army.side == 0 else battlefield.width - 1
+                figs[f["id"]] = ToyFigure(f["id"], army.side, (x, i))
+        return ToyState(figs, max_turns)
+
+    def pending(self, state):
+        if self.outcome(state):
+            return None
+        me = [f for f in state.figures.values() if f.side == state.side and f.alive][0]
+        foe = [f for f in state.figures.values() if f.side != state.side and f.alive][0]
+        opts = [Option("wait", "end", me.id)]
+        if abs(me.tile[0] - foe.tile[0]) > 1:
+            opts.append(Option("step", "move", me.id, tile=(me.tile[0] + (1 if state.side == 0 else -1), me.tile[1])))
+        else:
+            opts.append(Option(f"strike:{foe.id}", "strike", me.id, target=foe.id))
+        return Decision(state.side, "action", tuple(opts), figure=me.id)
+
+    def apply(self, state, option, dice):
+        events = []
+        me = state.figures[option.figure]
+        if option.action == "move":
+            me.tile = option.tile
+            events.append(Event("moved", {"figure": me.id, "to": list(me.tile)}))
+        elif option.action == "strike":
+            roll = dice.d(6, "strike")
+            events.append(Event("dice", {"figure": me.id, "purpose": "strike", "values": [roll]}))
+            if roll >= 4:
+                state.figures[option.target].alive = False
+                events.append(Event("killed", {"figure": option.target}))
+        if state.side == 1:
+            state.turn += 1
+        state.side = 1 - state.side
+        return events
+
+    def outcome(self, state):
+        alive = {f.side for f in state.figures.values() if f.alive}
+        if len(alive) == 1:
+            return Outcome(alive.pop(), "annihilation")
+        if state.turn > state.max_turns:
+            return Outcome(None, "turn limit")
+        return None
+
+    def figures(self, state, viewer):
+        return [FigureView(f.id, f.side, f.tile, f.id, (1 if f.alive else 0, 1), alive=f.alive)
+                for f in state.figures.values()]
