@@ -14,11 +14,10 @@ from typing import Iterable
 from .battlefield import Battlefield, Cover, Tile
 
 EPS = 1e-9
-SQRT2 = math.sqrt(2.0)
-SQRT5 = math.sqrt(5.0)
 KING_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 KNIGHT_STEPS = ((2, 1), (2, -1), (-2, 1), (-2, -1), (1, 2), (1, -2), (-1, 2), (-1, -2))
 STEPS = KING_STEPS + KNIGHT_STEPS
+STEP_LENGTH = {d: math.hypot(*d) for d in STEPS}
 
 
 # --- distance and adjacency (sections 2 and 4) ---------------------------------
@@ -193,7 +192,7 @@ def step_legal(bf: Battlefield, s: Tile, d: tuple[int, int], mode: str,
 
 def step_cost(bf: Battlefield, s: Tile, d: tuple[int, int], terrain_costs: bool) -> float:
     dx, dy = d
-    length = 1.0 if abs(dx) + abs(dy) == 1 else SQRT2 if abs(dx) == abs(dy) else SQRT5
+    length = STEP_LENGTH[d]
     if not terrain_costs:
         return length
     sx, sy = s
@@ -237,10 +236,10 @@ def reach(bf: Battlefield, start: Tile, budget: float, rules: MoveRules = MoveRu
             continue
         for d in STEPS:
             nxt = (tile[0] + d[0], tile[1] + d[1])
+            if c + STEP_LENGTH[d] > limit or not step_legal(bf, tile, d, rules.mode, enemies):
+                continue
             nc = c + step_cost(bf, tile, d, rules.terrain_costs)
             if nc > limit or nc >= cost.get(nxt, math.inf) - 1e-12:
-                continue
-            if not step_legal(bf, tile, d, rules.mode, enemies):
                 continue
             cost[nxt] = nc
             previous[nxt] = tile
