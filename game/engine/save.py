@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 from pathlib import Path
 
 from .. import __version__
@@ -60,13 +61,24 @@ def write_atomic(path: str | Path, text: str) -> None:
         f.flush()
         os.fsync(f.fileno())
     if path.exists():
-        os.replace(path, path.with_name(path.name + ".bak"))
+        _keep_previous(path)
     os.replace(tmp, path)
     dir_fd = os.open(path.parent, os.O_RDONLY)
     try:
         os.fsync(dir_fd)
     finally:
         os.close(dir_fd)
+
+
+def _keep_previous(path: Path) -> None:
+    """Hard-link the current save as ``.bak`` so the save itself never disappears, even for a moment."""
+    bak, staging = path.with_name(path.name + ".bak"), path.with_name(f".{path.name}.bak.tmp")
+    staging.unlink(missing_ok=True)
+    try:
+        os.link(path, staging)
+    except OSError:
+        shutil.copy2(path, staging)
+    os.replace(staging, bak)
 
 
 def save_match(match: Match, path: str | Path) -> None:

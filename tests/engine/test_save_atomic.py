@@ -1,0 +1,66 @@
+"""Saves are written atomically: killing the writer at any moment never loses the last good save."""
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from game.engine.save import FORMAT, SAVE_VERSION, read_save, write_atomic
+from game.errors import SaveError
+
+WRITER = r"""
+import json, sys
+from game.engine.save import write_atomic
+path = sys.argv[1]
+i = 0
+while True:
+    i += 1
+    doc = {"format": "%s", "version": %d, "answers": ["a%%d" %% k for k in range(i %% 400)], "n": i}
+    write_atomic(path, json.dumps(doc))
+    if i == 1:
+        print("first save written", flush=True)
+"""
+
+
+def test_sigkill_during_saving_never_loses_the_last_good_save(tmp_path):
+    path = tmp_path / "match.json"
+    runs = int(os.environ.get("ESCARMOUCHE_SIGKILL_RUNS", "25"))
+    rng = random.Random(1)
+    code = WRITER % (FORMAT, SAVE_VERSION)
+    last = 0
+    for _ in range(runs):
+        proc = subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE, text=True)
+        assert proc.stdout.readline().strip() == "first save written"
+        time.sleep(rng.random() * 0.2)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        n = read_save(path)["n"]
+        assert n >= 1
+        last = max(last, n)
+    assert last > 1
+
+
+def test_previous_save_is_kept_beside_the_new_one(tmp_path):
+    path = tmp_path / "s.json"
+    write_atomic(path, json.dumps({"format": FORMAT, "version": SAVE_VERSION, "n": 1}))
+    write_atomic(path, json.dumps({"format": FORMAT, "version": SAVE_VERSION, "n": 2}))
+    assert read_save(path)["n"] == 2
+    assert read_save(path.with_name("s.json.bak"))["n"] == 1
+
+
+@pytest.mark.parametrize("text,message", [
+    ("{not json", "not valid JSON at line 1"),
+    ('{"format": "other"}', "not an Escarmouche save"),
+    ('[1, 2]', "not an Escarmouche save"),
+    ('{"format": "escarmouche-save", "version": 99}', "version 99 cannot be read by this game, which reads version 1"),
+])
+def test_a_bad_save_gives_one_line_naming_the_file(tmp_path, text, message):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    with pytest.raises(SaveError) as err:
+        read_save(path)
+    assert message in str(err.value) and str(path) in str(err.value) and "\n" not in str(err.value)
