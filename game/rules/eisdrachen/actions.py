@@ -1,0 +1,565 @@
+"""Eisdrachen actions (rules/eisdrachen.md 4.1-4.15): the legal options of an activation and
+their resolution. Options carry everything ``apply`` needs (paths, targets) so nothing is
+searched twice."""
+from __future__ import annotations
+
+import math
+import numpy as np
+
+from ...engine import space
+from ...engine.battlefield import Battlefield, Door, Tile
+from ...engine.decision import Option
+from ...engine.dice import Dice
+from ...engine.events import Event
+from .combat import dodge_on, grenade_hit, lose_pv, resolve_attacks, shot_attacks, strike, weapon
+from .state import Emplacement, Figure, State, Token, const
+
+ORTHO = ((1, 0), (-1, 0), (0, 1), (0, -1))
+DIRECTIONS = ORTHO + ((1, 1), (1, -1), (-1, 1), (-1, -1))
+# Actions a hidden figure may take without leaving its hiding place (4.8).
+STAY_HIDDEN = {"pray", "end", "unhide"}
+
+
+# --- geometry helpers -------------------------------------------------------------
+
+class Sight:
+    """Line of sight on one battlefield with its doors as they are now, memoised."""
+
+    def __init__(self, bf: Battlefield):
+        ys, xs = np.nonzero(bf.sight_mask())
+        self.blocked = set(zip(xs.tolist(), ys.tolist()))
+        self.memo: dict = {}
+
+    def __call__(self, a: Tile, b: Tile) -> bool:
+        key = (a, b) if a <= b else (b, a)
+        seen = self.memo.get(key)
+        if seen is None:
+            blocked = self.blocked
+            seen = not any(t in blocked for t in space.crossed_tiles(a, b)) and not any(
+                p in blocked and q in blocked for p, q in space.corner_pairs(a, b))
+            self.memo[key] = seen
+        return seen
+
+
+_SIGHT: dict = {}
+
+
+def sight_for(bf: Battlefield) -> Sight:
+    key = (id(bf), bf.door.tobytes())
+    s = _SIGHT.get(key)
+    if s is None:
+        if len(_SIGHT) > 32:
+            _SIGHT.clear()
+        s = _SIGHT[key] = Sight(bf)
+    return s
+
+
+def tile_key(t: Tile) -> str:
+    return f"{t[0]},{t[1]}"
+
+
+def enemies_of(state: State, fig: Figure) -> list[Figure]:
+    return [f for f in state.figures if f.alive and f.side != fig.side]
+
+
+def visible_enemies(state: State, fig: Figure) -> list[Figure]:
+    return [f for f in enemies_of(state, fig) if not f.hidden]
+
+
+def on_perch_or_wall(bf: Battlefield, tile: Tile) -> bool:
+    return bool(bf.climbable[tile[1], tile[0]])
+
+
+def reach_of(state: State, fig: Figure, budget: float, mode: str) -> space.Reach:
+    blockers = frozenset(f.tile for f in enemies_of(state, fig))
+    return space.reach(state.battlefield, fig.tile, budget, space.MoveRules(mode), blockers)
+
+
+def ends(state: State, r: space.Reach, ok) -> dict[Tile, list[Tile]]:
+    """Reachable tiles where the move may stop: free of figures and accepted by ``ok``."""
+    occupied = state.occupied()
+    return {t: r.path(t) for t in r.cost if t != r.start and t not in occupied and ok(t)}
+
+
+def shooting_weapon(fig: Figure) -> dict:
+    return weapon(fig.weapon)
+
+
+def can_fire(fig: Figure, profile: dict, turn: int) -> bool:
+    return not ("firearm" in profile.get("traits", ()) and fig.has("emp", turn))
+
+
+def jump_line(bf: Battlefield, start: Tile, d: tuple[int, int], tiles: int) -> list[Tile]:
+    return space.direction_line(start, d, tiles)
+
+
+def jump_tiles(length: int, d: tuple[int, int]) -> int:
+    """Farthest line tile at most ``length`` pas away (Ambiguity 22)."""
+    step = math.hypot(*d)
+    return int(math.floor(length / step + 1e-9))
+
+
+def jump_target(state: State, fig: Figure, d: tuple[int, int]) -> Tile | None:
+    """The full-length landing tile of a jump in direction d, or None if the jump is illegal (4.12)."""
+    bf = state.battlefield
+    k = jump_tiles(const("jump_length"), d)
+    line = jump_line(bf, fig.tile, d, k)
+    occupied = state.occupied()
+    here = fig.tile
+    for i, t in enumerate(line):
+        if not bf.inside(t):
+            return None
+        x, y = t
+        if bf.blocks_move[y, x] or bf.climbable[y, x] or bf.door_shut(t) or t in occupied:
+            return None
+        if d[0] and d[1] and (bf.stops_walker((here[0] + d[0], here[1])) or bf.stops_walker((here[0], here[1] + d[1]))):
+            return None
+        here = t
+    target = line[-1]
+    return target if bf.can_stand(target) else None
+
+
+def short_landing(state: State, fig: Figure, d: tuple[int, int]) -> Tile:
+    """On a 6 the jump is 4 pas; a tile that cannot be landed on falls back along the line."""
+    bf = state.battlefield
+    occupied = state.occupied() - {fig.tile}
+    line = jump_line(bf, fig.tile, d, jump_tiles(const("jump_short_length"), d))
+    for t in reversed(line):
+        if bf.can_stand(t) and t not in occupied:
+            return t
+    return fig.tile
+
+
+# --- options ------------------------------------------------------------------------
+
+def action_options(state: State, fig: Figure) -> list[Option]:
+    bf = state.battlefield
+    turn = state.turn
+    sight = sight_for(bf)
+    fid = fig.id
+    opts: list[Option] = []
+    perched = on_perch_or_wall(bf, fig.tile)
+
+    # 4.1 Move, 4.1 bis Crawl, 4.2 Climb
+    walk: dict[Tile, list[Tile]] = {}
+    if not perched:
+        walk = ends(state, reach_of(state, fig, fig.V, space.WALK), bf.can_stand)
+        for t, p in walk.items():
+            opts.append(Option(f"move:{tile_key(t)}", "move", fid, t, path=tuple(p),
+                               cost=space.path_cost(bf, fig.tile, p)))
+        heavy = "heavy" in shooting_weapon(fig).get("traits", ())
+        if not heavy:
+            def crawl_end(t: Tile) -> bool:
+                return t not in walk and (bf.can_stand(t) or bool(bf.crawl_gap[t[1], t[0]]))
+            for t, p in ends(state, reach_of(state, fig, fig.V // 2, space.CRAWL), crawl_end).items():
+                opts.append(Option(f"crawl:{tile_key(t)}", "crawl", fid, t, path=tuple(p),
+                                   cost=space.path_cost(bf, fig.tile, p)))
+    near_wall = perched or any(bf.climbable[y, x] for x, y in space.tiles_within(bf, fig.tile, const("climb_start_distance")))
+    if near_wall:
+        def climb_end(t: Tile) -> bool:
+            return t not in walk and (bf.can_stand(t) or bool(bf.perch[t[1], t[0]]))
+        for t, p in ends(state, reach_of(state, fig, fig.V // 2, space.CLIMB), climb_end).items():
+            opts.append(Option(f"climb:{tile_key(t)}", "climb", fid, t, path=tuple(p),
+                               cost=space.path_cost(bf, fig.tile, p)))
+    # 4.12 Jump
+    if not perched:
+        for d in DIRECTIONS:
+            t = jump_target(state, fig, d)
+            if t is not None:
+                opts.append(Option(f"jump:{tile_key(t)}", "jump", fid, t, value=list(d)))
+
+    enemies = visible_enemies(state, fig)
+    # 4.3 Shoot, 4.7 Sniper
+    gun = shooting_weapon(fig)
+    if can_fire(fig, gun, turn):
+        sniper = fig.scope and gun["range"] >= const("sniper_min_range")
+        for e in enemies:
+            if space.within(fig.tile, e.tile, gun["range"]) and sight(fig.tile, e.tile):
+                opts.append(Option(f"shoot:{e.id}", "shoot", fid, e.tile, target=e.id))
+                if sniper:
+                    opts.append(Option(f"sniper:{e.id}", "sniper", fid, e.tile, target=e.id))
+    # 4.10 Use: fire an emplacement
+    for emp in state.emplacements:
+        if emp.working and in_contact(fig.tile, emp.tiles) and can_fire(fig, emp.weapon, turn):
+            for e in enemies:
+                if space.within(fig.tile, e.tile, emp.weapon["range"]) and sight(fig.tile, e.tile):
+                    opts.append(Option(f"use_fire:{emp.id}:{e.id}", "use_fire", fid, e.tile, target=e.id,
+                                       value=emp.id))
+    # 4.5 Melee
+    contact_reach = None
+    for e in enemies:
+        if not space.within(fig.tile, e.tile, const("melee_reach")):
+            continue
+        if space.adjacent(fig.tile, e.tile):
+            opts.append(Option(f"melee:{e.id}", "melee", fid, e.tile, target=e.id))
+            continue
+        if perched:
+            continue
+        if contact_reach is None:
+            contact_reach = contact_tiles_reach(state, fig)
+        if any(space.adjacent(t, e.tile) for t in contact_reach):
+            opts.append(Option(f"melee:{e.id}", "melee", fid, e.tile, target=e.id))
+    # 4.4 Grenade
+    if fig.grenades > 0:
+        rng = const("grenade_throw_range")
+        for t in space.tiles_within(bf, fig.tile, rng):
+            if t == fig.tile or bf.blocks_move[t[1], t[0]] or bf.door_shut(t):
+                continue
+            if sight(fig.tile, t):
+                opts.append(Option(f"grenade:{tile_key(t)}", "grenade", fid, t))
+    # 4.6 Traps
+    if fig.trap_kits > 0 and not perched:
+        flight = flight_ends(state, fig, fig.tile)
+        tokens_at = {tk.tile for tk in state.tokens}
+        for t in [fig.tile] + space.neighbours(fig.tile):
+            if bf.inside(t) and bf.trap_spot[t[1], t[0]] and t not in tokens_at:
+                if any(not space.within(f, t, const("trap_radius")) for f in flight):
+                    opts.append(Option(f"trap_spot:{tile_key(t)}", "trap_spot", fid, t))
+        if completable(state, fig, [], flight):
+            opts.append(Option("trap_open", "trap_open", fid))
+    # 4.8 Hide, 4.9 Dig in
+    x, y = fig.tile
+    if not fig.hidden and bf.hiding[y, x] and not any(
+            space.within(fig.tile, e.tile, const("hide_discovery")) for e in enemies_of(state, fig)):
+        opts.append(Option("hide", "hide", fid, fig.tile))
+    if not fig.dug_in and bf.can_stand(fig.tile):
+        opts.append(Option("dig_in", "dig_in", fid, fig.tile))
+    # 4.10 Use: pick up, 4.13 Repair / Sabotage
+    for item in state.items:
+        if (item.tile == fig.tile or space.adjacent(item.tile, fig.tile)) and can_pick_up(fig, item.name):
+            opts.append(Option(f"pickup:{item.id}", "pickup", fid, item.tile, value=item.id))
+    for emp in state.emplacements:
+        if in_contact(fig.tile, emp.tiles):
+            act = "sabotage" if emp.working else "repair"
+            t = contact_tile(fig.tile, emp.tiles)
+            opts.append(Option(f"{act}:{tile_key(t)}", act, fid, t, value=emp.id))
+    for t in space.neighbours(fig.tile):
+        if bf.inside(t) and bf.door_shut(t):
+            opts.append(Option(f"sabotage:{tile_key(t)}", "sabotage", fid, t))
+    # 4.11 Heal
+    if fig.medipack:
+        for other in state.figures:
+            if other.alive and (other is fig or space.adjacent(other.tile, fig.tile)) and (
+                    other.side == fig.side or not other.hidden):
+                opts.append(Option(f"heal:{other.id}", "heal", fid, other.tile, target=other.id))
+    # 4.14 Alarm, 4.15 Pray
+    opts.append(Option("alarm", "alarm", fid))
+    opts.append(Option("pray", "pray", fid))
+    if fig.hidden:
+        opts.append(Option("unhide", "unhide", fid))
+    opts.append(Option("end", "end", fid))
+    return opts
+
+
+def in_contact(tile: Tile, tiles: tuple[Tile, ...]) -> bool:
+    return any(t == tile or space.adjacent(t, tile) for t in tiles)
+
+
+def contact_tile(tile: Tile, tiles: tuple[Tile, ...]) -> Tile:
+    return next(t for t in tiles if t == tile or space.adjacent(t, tile))
+
+
+def contact_tiles_reach(state: State, fig: Figure) -> dict[Tile, list[Tile]]:
+    """Free tiles a Melee's automatic contact move can reach: a path of at most 2 pas (4.5)."""
+    bf = state.battlefield
+    return ends(state, reach_of(state, fig, const("contact_move"), space.WALK), bf.can_stand)
+
+
+def contact_options(state: State, fig: Figure, target: Figure) -> list[Option]:
+    tiles = contact_tiles_reach(state, fig)
+    return [Option(f"contact:{tile_key(t)}", "contact", fig.id, t, target=target.id, path=tuple(p))
+            for t, p in sorted(tiles.items()) if space.adjacent(t, target.tile)]
+
+
+def can_pick_up(fig: Figure, name: str) -> bool:
+    """Loadout limits of 2.5; a shooting weapon is swapped for the one carried."""
+    kind = weapon(name)["kind"]
+    if kind == "grenade":
+        return fig.grenades < const("max_grenades")
+    if kind == "medipack":
+        return not fig.medipack
+    if kind == "scope":
+        return not fig.scope and weapon(fig.weapon)["range"] >= const("sniper_min_range")
+    if kind == "trap_kit":
+        return fig.trap_kits < const("max_trap_kits")
+    if kind == "blade":
+        return fig.blade is None
+    if kind == "shooting":
+        return name != fig.weapon
+    return False
+
+
+# --- traps: placement feasibility ------------------------------------------------------
+
+def flight_ends(state: State, fig: Figure, start: Tile) -> list[Tile]:
+    """Where a free 5-pas flight (Move rules) may end, the start tile included (4.6)."""
+    bf = state.battlefield
+    blockers = frozenset(f.tile for f in enemies_of(state, fig))
+    r = space.reach(bf, start, const("trap_flight"), space.MoveRules(space.WALK), blockers)
+    occupied = state.occupied() - {fig.tile}
+    return [t for t in r.cost if t not in occupied and bf.can_stand(t)]
+
+
+def token_candidates(state: State, fig: Figure) -> list[Tile]:
+    bf = state.battlefield
+    occupied = state.occupied()
+    tokens_at = {tk.tile for tk in state.tokens}
+    return [t for t in space.tiles_within(bf, fig.tile, const("trap_token_radius"))
+            if bf.can_stand(t) and t not in occupied and t not in tokens_at]
+
+
+def completable(state: State, fig: Figure, chosen: list[Tile], flight: list[Tile],
+                candidates: list[Tile] | None = None) -> bool:
+    """Whether ``chosen`` tokens can be completed to three with a legal flight after (4.6)."""
+    r = const("trap_radius")
+    cands = token_candidates(state, fig) if candidates is None else candidates
+    need = 3 - len(chosen)
+    for f in flight:
+        if any(space.within(f, c, r) for c in chosen):
+            continue
+        free = sum(1 for c in cands if c not in chosen and not space.within(f, c, r))
+        if free >= need:
+            return True
+    return False
+
+
+def token_options(state: State, fig: Figure, chosen: list[Tile]) -> list[Option]:
+    flight = flight_ends(state, fig, fig.tile)
+    cands = token_candidates(state, fig)
+    return [Option(f"token:{tile_key(t)}", "trap_token", fig.id, t)
+            for t in cands if t not in chosen and completable(state, fig, chosen + [t], flight, cands)]
+
+
+def flee_options(state: State, fig: Figure, token_tiles: list[Tile]) -> list[Option]:
+    bf = state.battlefield
+    blockers = frozenset(f.tile for f in enemies_of(state, fig))
+    r = space.reach(bf, fig.tile, const("trap_flight"), space.MoveRules(space.WALK), blockers)
+    occupied = state.occupied() - {fig.tile}
+    rad = const("trap_radius")
+    out = []
+    for t in sorted(r.cost):
+        if t in occupied or not bf.can_stand(t) or any(space.within(t, k, rad) for k in token_tiles):
+            continue
+        out.append(Option(f"flee:{tile_key(t)}", "flee", fig.id, t, path=tuple(r.path(t))))
+    return out
+
+
+# --- resolution helpers ----------------------------------------------------------------
+
+def leave_hiding(fig: Figure, events: list, reason: str) -> None:
+    if fig.hidden:
+        fig.hidden = False
+        fig.hide_count = 0
+        events.append(Event("status", {"figure": fig.id, "status": "hidden", "on": False, "reason": reason,
+                                       "tile": list(fig.tile)}, rule="4.8"))
+
+
+def discover(state: State, mover: Figure, events: list) -> None:
+    """Any enemy ending within 3 pas of a hidden figure discovers it, no LOS needed (4.8)."""
+    rad = const("hide_discovery")
+    for h in state.figures:
+        if h.alive and h.hidden and h.side != mover.side and space.within(h.tile, mover.tile, rad):
+            leave_hiding(h, events, "discovered")
+
+
+def check_tokens(state: State, fig: Figure, dice: Dice, events: list, immune: tuple[str, ...] = ()) -> bool:
+    """Reveal every token within 2 pas of ``fig``; spring the real ones. True if a trap sprang (4.6)."""
+    if not fig.alive or fig.has("lucky", state.turn):
+        return False
+    rad = const("trap_radius")
+    near = [t for t in state.tokens if t.id not in immune and space.within(t.tile, fig.tile, rad)]
+    sprang = False
+    for tk in near:
+        state.tokens.remove(tk)
+        events.append(Event("trap_revealed", {"token": tk.id, "tile": list(tk.tile), "real": tk.real,
+                                              "owner": tk.owner, "figure": fig.id}, rule="4.6"))
+        if tk.real and fig.alive:
+            sprang = True
+            spring_trap(state, fig, tk, dice, events)
+    return sprang
+
+
+def spring_trap(state: State, fig: Figure, tk: Token, dice: Dice, events: list) -> None:
+    roll = dice.d(6, "4.6")
+    kind = "incendiary" if roll <= 2 else "emp" if roll <= 4 else "wolf_trap"
+    events.append(Event("dice", {"figure": fig.id, "purpose": "trap", "values": [roll], "sides": 6,
+                                 "result": kind, "token": tk.id}, rule="4.6"))
+    events.append(Event("trap", {"figure": fig.id, "token": tk.id, "kind": kind}, rule="4.6"))
+    n = state.turn
+    if kind == "incendiary":
+        lose_pv(state, fig, const("incendiary_loss"), events, "4.6")
+    elif kind == "emp":
+        set_status(fig, "emp", [n + 1, n + 2], events, "4.6")
+    else:
+        set_status(fig, "wolf_trapped", [n + 1], events, "4.6")
+
+
+def set_status(fig: Figure, status: str, turns: list[int], events: list, rule: str) -> None:
+    fig.add_status(status, turns)
+    events.append(Event("status", {"figure": fig.id, "status": status, "on": True, "turns": turns}, rule=rule))
+
+
+def place(state: State, fig: Figure, tile: Tile) -> None:
+    if tile != fig.tile:
+        fig.dug_in = False
+        fig.tile = tile
+
+
+def walk(state: State, fig: Figure, path: tuple[Tile, ...], dice: Dice, events: list, rule: str,
+         kind: str = "moved", immune: tuple[str, ...] = ()) -> None:
+    """Follow a path step by step; after each step check tokens and hidden enemies (4.1, 4.6, 4.8)."""
+    start = fig.tile
+    travelled: list[Tile] = []
+    for t in path:
+        place(state, fig, t)
+        travelled.append(t)
+        after: list = []
+        sprang = check_tokens(state, fig, dice, after, immune)
+        discover(state, fig, after)
+        if after:
+            events.append(Event(kind, {"figure": fig.id, "from": list(start), "to": list(t),
+                                       "path": [list(p) for p in travelled]}, rule=rule))
+            events.extend(after)
+            start, travelled = t, []
+        if sprang or not fig.alive:
+            return
+    if travelled:
+        events.append(Event(kind, {"figure": fig.id, "from": list(start), "to": list(fig.tile),
+                                   "path": [list(p) for p in travelled]}, rule=rule))
+
+
+def shoot(state: State, shooter: Figure, target: Figure, profile: dict, dice: Dice, events: list,
+          sniper: bool, rule: str) -> None:
+    """Shoot, Sniper, Use-fire and the alarm riposte (4.3, 4.7, 4.10, 4.14); vengeance to a survivor."""
+    n = shot_attacks(profile["A"], shooter, target, state.turn)
+    events.append(Event("shot", {"shooter": shooter.id, "target": target.id, "weapon": profile.get("name", ""),
+                                 "attacks": n, "force": profile["F"], "sniper": sniper,
+                                 "from": list(shooter.tile), "to": list(target.tile)}, rule=rule))
+    resolve_attacks(state, shooter, target, n, profile["F"], None if sniper else dodge_on(target.I),
+                    dice, events, rule)
+    if target.alive:
+        target.vengeance_next += 1
+        events.append(Event("status", {"figure": target.id, "status": "vengeance", "on": True,
+                                       "turns": [state.turn + 1], "total": target.vengeance_next}, rule="4.3"))
+
+
+def may_alarm_riposte(state: State, alerted: Figure, shooter: Figure) -> bool:
+    n = state.turn
+    if not (alerted.alive and shooter.alive and alerted.has("alerted", n) and alerted.alarm_used_turn != n):
+        return False
+    if alerted.has("wolf_trapped", n) or alerted.hidden or shooter.hidden:
+        return False
+    gun = shooting_weapon(alerted)
+    return can_fire(alerted, gun, n) and space.within(alerted.tile, shooter.tile, gun["range"]) and \
+        sight_for(state.battlefield)(alerted.tile, shooter.tile)
+
+
+def grenade(state: State, thrower: Figure, aim: Tile, dice: Dice, events: list) -> None:
+    bf = state.battlefield
+    thrower.grenades -= 1
+    k = dice.d(6, "4.4")
+    landing, travelled = space.scatter(bf, thrower.tile, aim, k)
+    events.append(Event("dice", {"figure": thrower.id, "purpose": "bounce", "values": [k], "sides": 6},
+                        rule="4.4"))
+    events.append(Event("grenade", {"figure": thrower.id, "aim": list(aim), "bounce": k,
+                                    "bounce_tiles": [list(t) for t in travelled], "landing": list(landing)},
+                        rule="4.4"))
+    for victim in blast_victims(state, landing):
+        grenade_hit(state, thrower, victim, dice, events)
+
+
+def blast_victims(state: State, landing: Tile) -> list[Figure]:
+    sight = sight_for(state.battlefield)
+    rad = const("grenade_blast_radius")
+    return [f for f in state.figures if f.alive and not f.hidden and space.within(landing, f.tile, rad)
+            and (f.tile == landing or sight(landing, f.tile))]
+
+
+def jump(state: State, fig: Figure, option: Option, dice: Dice, events: list) -> None:
+    d = tuple(option.value)
+    roll = dice.d(6, "4.12")
+    short = roll == 6
+    events.append(Event("dice", {"figure": fig.id, "purpose": "jump", "values": [roll], "sides": 6,
+                                 "needed": 6, "short": short}, rule="4.12"))
+    landing = short_landing(state, fig, d) if short else option.tile
+    start = fig.tile
+    place(state, fig, landing)
+    events.append(Event("jumped", {"figure": fig.id, "from": list(start), "to": list(landing),
+                                   "short": short}, rule="4.12"))
+    if landing != start:
+        check_tokens(state, fig, dice, events)
+        discover(state, fig, events)
+
+
+def pray(state: State, fig: Figure, dice: Dice, events: list, vis: int | None) -> None:
+    """Roll until 1-5: result 6 is missing from the seed (Ambiguity 25)."""
+    while True:
+        roll = dice.d(6, "4.15")
+        events.append(Event("dice", {"figure": fig.id, "purpose": "pray", "values": [roll], "sides": 6,
+                                     "reroll": roll == 6}, visible_to=vis, rule="4.15"))
+        if roll != 6:
+            break
+    status = {1: None, 2: "lucky", 3: "dodge_reroll", 4: "wound_reroll", 5: "double_attacks"}[roll]
+    events.append(Event("prayer", {"figure": fig.id, "result": roll, "status": status}, visible_to=vis,
+                        rule="4.15"))
+    if status:
+        fig.add_status(status, [state.turn + 1])
+        events.append(Event("status", {"figure": fig.id, "status": status, "on": True,
+                                       "turns": [state.turn + 1]}, visible_to=vis, rule="4.15"))
+
+
+def heal(state: State, medic: Figure, patient: Figure, events: list, vis: int | None) -> None:
+    before = patient.pv
+    patient.pv = min(patient.max_pv, patient.pv + 1)
+    events.append(Event("healed", {"figure": patient.id, "by": medic.id, "amount": patient.pv - before,
+                                   "pv": patient.pv}, visible_to=vis, rule="4.11"))
+
+
+def alarm(state: State, fig: Figure, events: list) -> None:
+    rad = const("alarm_radius")
+    alerted = [f for f in state.living(fig.side) if f is not fig and space.within(f.tile, fig.tile, rad)]
+    events.append(Event("alarm", {"figure": fig.id, "alerted": [f.id for f in alerted]}, rule="4.14"))
+    for f in alerted:
+        set_status(f, "alerted", [state.turn + 1], events, "4.14")
+
+
+def pick_up(state: State, fig: Figure, item_id: str, events: list) -> None:
+    item = next(i for i in state.items if i.id == item_id)
+    kind = weapon(item.name)["kind"]
+    state.items.remove(item)
+    if kind == "grenade":
+        fig.grenades += 1
+    elif kind == "medipack":
+        fig.medipack = True
+    elif kind == "scope":
+        fig.scope = True
+    elif kind == "trap_kit":
+        fig.trap_kits += 1
+    elif kind == "blade":
+        fig.blade = item.name
+    elif kind == "shooting":
+        dropped = fig.weapon
+        fig.weapon = item.name
+        if fig.scope and weapon(item.name)["range"] < const("sniper_min_range"):
+            fig.scope = False
+            state.items.append(type(item)(state.new_id("i"), "sniper_scope", item.tile))
+        state.items.append(type(item)(state.new_id("i"), dropped, item.tile))
+    events.append(Event("picked_up", {"figure": fig.id, "item": item.name, "tile": list(item.tile)}, rule="4.10"))
+
+
+def repair_or_sabotage(state: State, fig: Figure, option: Option, events: list) -> None:
+    bf = state.battlefield
+    if option.value is not None:
+        emp: Emplacement = next(e for e in state.emplacements if e.id == option.value)
+        emp.working = option.action == "repair"
+        events.append(Event(option.action, {"figure": fig.id, "emplacement": emp.id, "working": emp.working,
+                                            "tile": list(option.tile)}, rule="4.13"))
+        return
+    x, y = option.tile
+    bf.door[y, x] = Door.OPEN
+    events.append(Event("sabotage", {"figure": fig.id, "door": list(option.tile), "open": True}, rule="4.13"))
+
+
+__all__ = ["action_options", "contact_options", "token_options", "flee_options", "walk", "shoot", "grenade",
+           "jump", "pray", "heal", "alarm", "pick_up", "repair_or_sabotage", "leave_hiding", "discover",
+           "check_tokens", "strike", "may_alarm_riposte", "blast_victims", "sight_for", "set_status"]

@@ -1,0 +1,133 @@
+"""Eisdrachen game state: plain dataclasses the Match deep-copies, digests and saves through answers.
+
+Statuses are stored as the list of turns in which they are active (rules/eisdrachen.md 3.4), so
+"next turn" windows need no bookkeeping beyond dropping expired entries at the end of a turn.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from ...engine.battlefield import Battlefield, Tile
+
+DATA_FILE = Path(__file__).with_name("data") / "eisdrachen.json"
+
+SIDE_PREFIX = ("a", "b")
+
+
+@lru_cache(maxsize=1)
+def data() -> dict:
+    """The designer-editable profiles, arsenal, loadouts and rosters."""
+    return json.loads(DATA_FILE.read_text(encoding="utf-8"))
+
+
+def const(name: str) -> int:
+    return data()["constants"][name]
+
+
+@dataclass
+class Figure:
+    id: str
+    side: int
+    name: str
+    rank: str
+    V: int
+    I: int
+    A: int
+    F: int
+    pv: int
+    max_pv: int
+    tile: Tile
+    weapon: str
+    blade: str | None = None
+    grenades: int = 0
+    medipack: bool = False
+    scope: bool = False
+    trap_kits: int = 0
+    alive: bool = True
+    hidden: bool = False
+    hide_count: int = 0
+    dug_in: bool = False
+    statuses: dict[str, list[int]] = field(default_factory=dict)
+    vengeance_next: int = 0
+    vengeance_now: int = 0
+    alarm_used_turn: int = 0
+    activated: bool = False
+    allowance: int = 0
+
+    def has(self, status: str, turn: int) -> bool:
+        return turn in self.statuses.get(status, ())
+
+    def add_status(self, status: str, turns: list[int]) -> None:
+        self.statuses[status] = sorted(set(self.statuses.get(status, [])) | set(turns))
+
+
+@dataclass
+class Token:
+    """A face-down trap token; ``owner`` -1 marks a trap pre-placed by the map."""
+
+    id: str
+    tile: Tile
+    owner: int
+    real: bool
+
+
+@dataclass
+class Emplacement:
+    id: str
+    name: str
+    tiles: tuple[Tile, ...]
+    weapon: dict
+    working: bool
+
+
+@dataclass
+class Item:
+    id: str
+    name: str
+    tile: Tile
+
+
+@dataclass
+class State:
+    battlefield: Battlefield
+    figures: list[Figure]
+    tokens: list[Token] = field(default_factory=list)
+    emplacements: list[Emplacement] = field(default_factory=list)
+    items: list[Item] = field(default_factory=list)
+    turn: int = 1
+    max_turns: int = 12
+    phase: str = "initiative"
+    to_act: int = 0
+    initiative: int | None = None
+    active: str | None = None
+    actions_left: int = 0
+    sub: dict | None = None
+    next_id: int = 1
+    over: bool = False
+    winner: int | None = None
+    reason: str = ""
+
+    def figure(self, fid: str) -> Figure:
+        for f in self.figures:
+            if f.id == fid:
+                return f
+        raise KeyError(fid)
+
+    def living(self, side: int | None = None) -> list[Figure]:
+        return [f for f in self.figures if f.alive and (side is None or f.side == side)]
+
+    def occupant(self, tile: Tile) -> Figure | None:
+        for f in self.figures:
+            if f.alive and f.tile == tile:
+                return f
+        return None
+
+    def occupied(self) -> set[Tile]:
+        return {f.tile for f in self.figures if f.alive}
+
+    def new_id(self, prefix: str) -> str:
+        self.next_id += 1
+        return f"{prefix}{self.next_id - 1}"
