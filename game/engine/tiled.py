@@ -73,6 +73,10 @@ TERRAIN_PRESETS: dict[str, dict] = {
 FEATURE_PROPERTIES = (set(BOOL_FEATURES) | {"wall", "cover", "door", "terrain", "terrain_cost",
                                            "exit", "hazard"})
 COLLISION_PROPERTIES = ("collides", "collision", "solid", "blocked")
+MAP_PROPERTIES = ("cm_per_tile", "landscape", "name")
+OBJECT_PROPERTIES = ("side", "level", "state", "weapon", "item", "decoy", "effect", "test")
+KNOWN_NAMES = sorted(FEATURE_PROPERTIES | set(COLLISION_PROPERTIES) | set(MAP_PROPERTIES)
+                     | set(OBJECT_PROPERTIES))
 COLLISION_NAME_WORDS = ("wall", "collision", "collide", "solid", "block", "obstacle")
 
 # object types (Tiled "class", formerly "type")
@@ -825,6 +829,7 @@ class _Loader:
 
     def feature_values(self, props: dict, place: str) -> dict:
         """Game features named by a property dict (tile, layer or object): {feature: value}."""
+        self.check_names(props, place)
         out: dict = {}
         preset = props.get("terrain")
         kind = str(props.get("type") or props.get("class") or "")
@@ -875,6 +880,15 @@ class _Loader:
         if any(_bool(props.get(k)) for k in COLLISION_PROPERTIES) or props.get("__collision_shape__"):
             out.setdefault("blocks_move", True)
         return out
+
+    def check_names(self, props: dict, place: str) -> None:
+        """A property name one typo away from a known one (``hidding_place``) is worth a warning."""
+        for key in props:
+            if isinstance(key, str) and key not in KNOWN_NAMES:
+                guess = difflib.get_close_matches(key.lower(), KNOWN_NAMES, n=1, cutoff=0.85)
+                if guess and guess[0] != key.lower():
+                    self.warn(place, f"property '{key}' is not one the game reads; ignored",
+                              f"did you mean '{guess[0]}'?")
 
     def unknown(self, place: str, name: str, value, allowed) -> None:
         allowed = list(allowed)
@@ -1066,6 +1080,7 @@ class _Loader:
 
     def apply_map_properties(self, bf: Battlefield, props: dict) -> None:
         bf.name = str(props.get("name") or self.path.stem)
+        self.check_names(props, "map properties")
         if "cm_per_tile" in props:
             cm = _num(props["cm_per_tile"], -1)
             if cm > 0:
