@@ -8,6 +8,7 @@ from .base import RuleModule
 
 REGISTRY: dict[str, str] = {
     "eisdrachen": "game.rules.eisdrachen:Eisdrachen",
+    "kolaps": "game.rules.kolaps:Kolaps",
 }
 
 

@@ -1,0 +1,232 @@
+"""The KOLAPS : Ground Zero rule module: the interface the Match, the AI and the window use."""
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+from ...engine import space
+from ...engine.battlefield import Battlefield
+from ...engine.decision import Decision, Option
+from ...engine.dice import Dice
+from ...engine.events import Event
+from ...errors import RulesError
+from ..base import Army, FigureView, Odds, Outcome, RuleModule, canonical
+from . import flow
+from .combat import (blast_difficulty, hit_rows, severity_dice, shot_difficulty, strike_difficulty)
+from .effects import Ctx, controller
+from .model import DATA_FILE, ZONE_MAX, ZONES, Character, KolapsState, load_data
+from .options import ATTACKS, weapon
+from .pools import dice_count, notation, roll_odds, threshold
+
+TOTAL_BOXES = sum(ZONE_MAX.values())
+
+
+class Kolaps(RuleModule):
+    id = "kolaps"
+    names = {"fr": "KOLAPS : Ground Zero", "en": "KOLAPS: Ground Zero"}
+    default_max_turns = 10
+
+    def __init__(self, data_path: Path = DATA_FILE):
+        self._path = data_path
+        self.data = load_data(data_path)
+
+    @property
+    def data_files(self) -> list[Path]:
+        return [self._path]
+
+    # --- setup ------------------------------------------------------------------
+
+    def default_armies(self, battlefield: Battlefield) -> list[Army]:
+        armies = []
+        for side in (0, 1):
+            figures = [{"archetype": a, "name": f"{self.data['archetypes'][a]['label']} {i + 1}"}
+                       for i, a in enumerate(self.data["unit"])]
+            armies.append(Army(side, f"Unité {'AB'[side]}", figures))
+        return armies
+
+    def new_state(self, battlefield: Battlefield, armies: list[Army], max_turns: int) -> KolapsState:
+        chars: dict[str, Character] = {}
+        taken: set = set()
+        for army in armies:
+            tiles = self._spawn_tiles(battlefield, army.side, taken)
+            if len(tiles) < len(army.figures):
+                raise RulesError(f"spawn zone of side {army.side}",
+                                 f"{len(army.figures)} figures but only {len(tiles)} free tiles")
+            for i, fig in enumerate(army.figures):
+                arch_name = fig.get("archetype")
+                if arch_name not in self.data["archetypes"]:
+                    raise RulesError(f"army {army.side} figure {i + 1}", f"unknown archetype '{arch_name}'")
+                arch = self.data["archetypes"][arch_name]
+                tile = tuple(fig["tile"]) if "tile" in fig else tiles[i]
+                taken.add(tile)
+                cid = fig.get("id", f"{'AB'[army.side]}{i + 1}")
+                weapons = [arch["ready"]] + list(arch.get("carried", []))
+                ch = Character(id=cid, name=fig.get("name", cid), archetype=arch_name, side=army.side, tile=tile,
+                               is_avatar=bool(arch.get("avatar")), rng_initial=arch["rank"],
+                               mvt_initial=arch["mvt"], cib_initial=arch["cib"],
+                               weapons=[w for w in weapons if w != "unarmed"], ready_weapon=arch["ready"],
+                               uses_left={w: self.data["weapons"][w]["uses"] for w in weapons
+                                          if "uses" in self.data["weapons"][w]},
+                               specialisations=list(fig.get("specialisations", [])))
+                for key in ("morale", "fatigue", "prone", "offensive"):
+                    if key in fig:
+                        setattr(ch, key, fig[key])
+                if "wounds" in fig:
+                    ch.wounds.update(fig["wounds"])
+                ch.mvt_mod, ch.cib_mod, ch.rng_mod = ch.mvt_initial, ch.cib_initial, ch.rng_initial
+                if "wounds" in fig:
+                    from .combat import modified_values
+                    ch.mvt_mod, ch.cib_mod, ch.rng_mod = modified_values(ch)
+                chars[cid] = ch
+        state = KolapsState(bf=battlefield, width=battlefield.width, height=battlefield.height,
+                            cm_per_tile=battlefield.cm_per_tile, max_turns=max_turns, chars=chars)
+        state.queue.append({"op": "setup"})
+        state.choice = Decision(0, "start", (Option("begin", "begin"),), info={"rule": "3.1"})
+        return state
+
+    @staticmethod
+    def _spawn_tiles(bf: Battlefield, side: int, taken: set) -> list:
+        zone = [tuple(t) for t in bf.spawn.get(side, [])]
+        if not zone:
+            cols = range(0, min(3, bf.width)) if side == 0 else range(bf.width - 1, max(-1, bf.width - 4), -1)
+            zone = [(x, y) for x in cols for y in range(bf.height)]
+        tiles = [t for t in zone if bf.can_stand(t) and t not in taken]
+        if not tiles:
+            return []
+        cx = sum(t[0] for t in tiles) / len(tiles)
+        cy = sum(t[1] for t in tiles) / len(tiles)
+        tiles.sort(key=lambda t: ((t[0] - cx) ** 2 + (t[1] - cy) ** 2, t))
+        spread = [t for t in tiles if t[0] % 2 == 0 and t[1] % 2 == 0] + tiles
+        out = []
+        for t in spread:
+            if t not in out:
+                out.append(t)
+        return out
+
+    # --- the protocol -----------------------------------------------------------
+
+    def pending(self, state: KolapsState) -> Decision | None:
+        if state.finished:
+            return None
+        if state.choice is None:
+            raise RulesError("kolaps", "no decision pending (the queue ran dry)")
+        return state.choice
+
+    def apply(self, state: KolapsState, option: Option, dice: Dice) -> list[Event]:
+        ctx = Ctx(state, dice, self.data)
+        flow.answer(ctx, option)
+        return ctx.events
+
+    def outcome(self, state: KolapsState) -> Outcome | None:
+        if not state.finished:
+            return None
+        return Outcome(state.winner, state.end_reason)
+
+    def phase(self, state: KolapsState) -> str:
+        return state.phase
+
+    # --- views --------------------------------------------------------------------
+
+    def figures(self, state: KolapsState, viewer: int | None) -> list[FigureView]:
+        out = []
+        for ch in sorted(state.chars.values(), key=lambda c: c.id):
+            markers = [ch.archetype, f"moral {ch.morale}", f"fatigue {ch.fatigue}", ch.ready_weapon]
+            if ch.is_avatar:
+                markers.append("avatar")
+            for flag, name in ((ch.offensive, "offensif"), (ch.prone, "au sol"), (ch.huddled, "à couvert"),
+                               (ch.activated_this_turn, "activé"), (bool(ch.hemorrhage), "hémorragie"),
+                               (bool(ch.critical), "C"), (ch.ko_activations_left > 0, "KO")):
+                if flag:
+                    markers.append(name)
+            if ch.aff is not None:
+                markers.append(f"AFF {ch.aff}")
+            if ch.morale_state != "normal":
+                markers.append(ch.morale_state)
+            if ch.ambush_armed and (viewer is None or viewer == ch.side):
+                markers.append("embuscade")
+            out.append(FigureView(ch.id, controller(ch), ch.tile, ch.name,
+                                  (TOTAL_BOXES - ch.total_wounds(), TOTAL_BOXES), tuple(markers), ch.in_play))
+        return out
+
+    # --- odds -----------------------------------------------------------------------
+
+    def odds(self, state: KolapsState, option: Option) -> Odds | None:
+        if option.action not in ATTACKS or option.figure not in state.chars or option.target not in state.chars:
+            return None
+        a, t = state.chars[option.figure], state.chars[option.target]
+        wname = option.value or a.ready_weapon
+        w = self.data["weapons"][wname]
+        if option.action == "throw":
+            return self._blast_odds(state, a, t, w)
+        if option.action in ("strike", "movestrike"):
+            diff = strike_difficulty(a, t, w, option.action == "movestrike")
+            strike = True
+        else:
+            diff = shot_difficulty(state.bf, state, a, a.tile, t, w, option.action == "moveshoot")
+            strike = False
+        if diff is None:
+            return None
+        need = threshold(a.rank(state.turn))
+        two_hands = strike and w["range"] is None and "two_hands" in w["traits"]
+        p = roll_odds(diff.value, need, two_hands)
+        sev = severity_dice(w, diff.band, strike)
+        rows = hit_rows(t, *sev)
+        outcomes = {"critical": p["critical_success"], "hit": p["success"] - p["critical_success"],
+                    "critical_failure": p["critical_failure"],
+                    "failure": 1 - p["success"] - p["critical_failure"]}
+        details = {"difficulty": diff.value, "raw": diff.raw, "terms": [list(x) for x in diff.terms],
+                   "band": diff.band, "roll": notation(diff.value), "threshold": need,
+                   "success": p["success"], "severity_dice": f"{sev[0]}{sev[1]}6",
+                   "severity_rows_given_hit": rows,
+                   "wound_given_hit": sum((q for r, q in rows.items() if r >= 3), Fraction(0)),
+                   "zone": Fraction(1, 6)}
+        return Odds(f"{option.action} {t.name}", outcomes, details)
+
+    def _blast_odds(self, state: KolapsState, a: Character, primary: Character, w: dict) -> Odds:
+        outcomes, details = {}, {}
+        for v in sorted(state.chars.values(), key=lambda c: c.id):
+            if not v.in_play:
+                continue
+            diff = blast_difficulty(state.bf, primary.tile, v, w["explosion"], state.cm_per_tile)
+            if diff is None or not diff.possible:
+                continue
+            p = roll_odds(diff.value, 2)["success"]
+            outcomes[f"hit:{v.id}"] = p
+            details[v.id] = {"difficulty": diff.value, "band": diff.band, "roll": notation(diff.value),
+                             "friendly": controller(v) == controller(a)}
+        return Odds(f"grenade {primary.name}", outcomes, details)
+
+    # --- checks -------------------------------------------------------------------
+
+    def check_invariants(self, state: KolapsState) -> list[str]:
+        problems = []
+        tiles: dict = {}
+        for ch in state.chars.values():
+            if not 1 <= ch.morale <= 6:
+                problems.append(f"{ch.id}: morale {ch.morale} outside 1..6")
+            if not 0 <= ch.fatigue <= 6:
+                problems.append(f"{ch.id}: fatigue {ch.fatigue} outside 0..6")
+            for z in ZONES:
+                if not 0 <= ch.wounds[z] <= ZONE_MAX[z]:
+                    problems.append(f"{ch.id}: {z} wounds {ch.wounds[z]} outside 0..{ZONE_MAX[z]}")
+            if not ch.in_play:
+                continue
+            if ch.tile in tiles:
+                problems.append(f"{ch.id} and {tiles[ch.tile]} share tile {ch.tile}")
+            tiles[ch.tile] = ch.id
+            if not state.bf.inside(ch.tile):
+                problems.append(f"{ch.id} is off the map at {ch.tile}")
+            if ch.permanently_prone and not ch.prone:
+                problems.append(f"{ch.id} is permanently prone but standing")
+            if ch.aff is not None and not any(o.aff == ch.aff and o.in_play and controller(o) != controller(ch)
+                                              for o in state.chars.values()):
+                problems.append(f"{ch.id} keeps AFF {ch.aff} without an adversary")
+        if not state.finished and state.choice is None:
+            problems.append("no decision pending")
+        return problems
+
+    def digest_data(self, state: KolapsState):
+        return canonical({k: getattr(state, k) for k in state.__dataclass_fields__ if k != "bf"})
+
+
+__all__ = ["Kolaps", "dice_count", "weapon", "space"]

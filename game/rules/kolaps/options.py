@@ -1,0 +1,232 @@
+"""Legal options of an activating KOLAPS character (§5.2–§5.15, §5.19 legal targets, §5.21 morale states)."""
+from __future__ import annotations
+
+from ...engine import space
+from ...engine.decision import Option
+from .combat import (CONTACT, ENGAGEMENT_CM, behind_cover, shot_band, shot_difficulty, strike_difficulty,
+                     traits)
+from .effects import Ctx, controller, hostile
+from .model import MUTINOUS, NORMAL, PINNED, ROUTING, SHELTERED, WITHDRAWING, Character
+
+OFFENSIVE_ACTIONS = ("shoot", "burst", "throw", "strike", "moveshoot", "movestrike", "ambush")
+ATTACKS = ("shoot", "burst", "throw", "strike", "moveshoot", "movestrike")
+
+
+def weapon(ctx: Ctx, name: str) -> dict:
+    return ctx.data["weapons"][name]
+
+
+def usable(ctx: Ctx, ch: Character, name: str, act: dict) -> bool:
+    w = weapon(ctx, name)
+    if w.get("hands", 0) == 2 and (ch.crippled_arm() or act.get("no2h")):
+        return False
+    if name in ch.jammed:
+        return False
+    return ch.uses_left.get(name, 1) > 0
+
+
+def can_offend(ctx: Ctx, ch: Character, act: dict) -> bool:
+    if ch.never_offensive or act.get("nooff"):
+        return False
+    if ch.morale_state == MUTINOUS or act.get("mode") == "ambush":
+        return True
+    if ch.morale_state not in (NORMAL,) or ch.morale <= 2:
+        return False
+    return ch.offensive and ch.no_offensive_turn != ctx.turn
+
+
+def legal_target(ctx: Ctx, a: Character, t: Character, act: dict | None = None) -> bool:
+    """§5.19: AFF binding limits targets to the same AFF or enemies within 25 cm (A20); A16 and A78."""
+    if not (t.in_play and hostile(a, t)) or t.id in a.ignores:
+        return False
+    if a.morale_state == MUTINOUS and not (t.is_avatar and t.side == a.side):
+        return False
+    if act and act.get("only_target") and t.id != act["only_target"]:
+        return False
+    if a.aff is not None and t.aff != a.aff:
+        return space.within_cm(a.tile, t.tile, ENGAGEMENT_CM, ctx.state.cm_per_tile)
+    return True
+
+
+def friendly_crossed(ctx: Ctx, a: Character, origin, target_tile) -> list[Character]:
+    """Friendly or allied figures whose base the line of fire crosses, nearest the shooter first."""
+    friends = {c.tile: c for c in ctx.in_play() if c.id != a.id and not hostile(a, c)}
+    tiles = space.figures_on_line(origin, target_tile, friends)
+    return sorted((friends[t] for t in tiles), key=lambda c: space.distance(origin, c.tile))
+
+
+def in_melee(ctx: Ctx, t: Character) -> bool:
+    return any(space.adjacent(t.tile, c.tile) for c in ctx.in_play() if hostile(t, c))
+
+
+def occupied(ctx: Ctx) -> set:
+    return {c.tile for c in ctx.in_play()}
+
+
+def move_budget(ctx: Ctx, ch: Character, run: bool) -> tuple[float, str]:
+    """Allowance in pas and the move mode: a prone character crawls as MVT 1 (§5.3, A24)."""
+    if ch.prone:
+        return 2.5 / ctx.state.cm_per_tile, space.CRAWL
+    cm = ch.mvt_mod * (5.0 if run else 2.5)
+    return cm / ctx.state.cm_per_tile, space.WALK
+
+
+def destinations(ctx: Ctx, ch: Character, run: bool) -> list[tuple[tuple, list, float]]:
+    budget, mode = move_budget(ctx, ch, run)
+    if budget <= 0:
+        return []
+    enemies = frozenset(c.tile for c in ctx.in_play() if hostile(ch, c))
+    r = space.reach(ctx.bf, ch.tile, budget, space.MoveRules(mode), enemies)
+    taken = occupied(ctx)
+    out = []
+    for tile, cost in sorted(r.cost.items()):
+        if tile == ch.tile or tile in taken:
+            continue
+        out.append((tile, r.path(tile), cost * ctx.state.cm_per_tile))
+    return out
+
+
+def shot_targets(ctx: Ctx, ch: Character, origin, act: dict, moving: bool) -> list[tuple[Character, str]]:
+    """(target, action) pairs for the ready ranged weapon fired from origin."""
+    name = ch.ready_weapon
+    w = weapon(ctx, name)
+    if w["range"] is None or not usable(ctx, ch, name, act):
+        return []
+    t_ = traits(w)
+    if moving and "heavy" in t_:
+        return []
+    out = []
+    for t in ctx.in_play():
+        if not legal_target(ctx, ch, t, act) or space.adjacent(origin, t.tile):
+            continue
+        if not space.line_of_sight(ctx.bf, origin, t.tile):
+            continue
+        band = shot_band(origin, t.tile, w, ctx.state.cm_per_tile)
+        if band is None:
+            continue
+        crossed = friendly_crossed(ctx, ch, origin, t.tile)
+        if "explosion" in t_:
+            if not crossed:
+                out.append((t, "throw"))
+            continue
+        if "fragmentation" in t_ and (crossed or in_melee(ctx, t)):
+            continue
+        d = shot_difficulty(ctx.bf, ctx.state, ch, origin, t, w, moving)
+        if d is None or not d.possible:
+            continue
+        out.append((t, "moveshoot" if moving else "shoot"))
+        if not moving and "automatic" in t_ and not crossed:
+            out.append((t, "burst"))
+    return out
+
+
+def strike_weapons(ctx: Ctx, ch: Character, act: dict) -> list[str]:
+    out = []
+    w = weapon(ctx, ch.ready_weapon)
+    if ch.ready_weapon != "unarmed" and usable(ctx, ch, ch.ready_weapon, act) and (
+            w["range"] is None or "pistol" in traits(w)):
+        out.append(ch.ready_weapon)
+    out.append("unarmed")
+    return out
+
+
+def strike_targets(ctx: Ctx, ch: Character, tile, act: dict, moving: bool) -> list[tuple[Character, str]]:
+    out = []
+    for t in ctx.in_play():
+        if space.adjacent(tile, t.tile) and legal_target(ctx, ch, t, act):
+            for wname in strike_weapons(ctx, ch, act):
+                if strike_difficulty(ch, t, weapon(ctx, wname), moving).possible:
+                    out.append((t, wname))
+    return out
+
+
+def tile_key(tile) -> str:
+    return f"{tile[0]},{tile[1]}"
+
+
+def action_options(ctx: Ctx, ch: Character, act: dict) -> list[Option]:
+    """The flat list of concrete options of one activation (the "action" decision)."""
+    opts: list[Option] = []
+    state = ch.morale_state
+    only_offensive = act.get("mode") in ("ambush", "knife")
+    if state == ROUTING:
+        return [Option("flee", "flee", ch.id)]
+    if act.get("mode") == "knife":
+        return [Option(f"strike:{t.id}:knife", "strike", ch.id, t.tile, t.id, value="knife")
+                for t in ctx.in_play() if space.adjacent(ch.tile, t.tile) and legal_target(ctx, ch, t, act)
+                and "knife" in ch.weapons]
+    offend = can_offend(ctx, ch, act)
+    allowed = None
+    if state == PINNED:
+        allowed = {"prone", "cover", "end"}
+    elif state == WITHDRAWING:
+        allowed = {"walk", "run", "stand", "prone", "cover", "end"}
+    avatar = None
+    if state == MUTINOUS:
+        avatar = next((c for c in ctx.in_play() if c.side == ch.side and c.is_avatar), None)
+
+    def add(o: Option) -> None:
+        if allowed is not None and o.action not in allowed:
+            return
+        if only_offensive and o.action not in ATTACKS:
+            return
+        opts.append(o)
+
+    if not only_offensive:
+        add(Option("end", "end", ch.id))
+    closer = (lambda tile: avatar is None or space.distance(tile, avatar.tile) < space.distance(ch.tile, avatar.tile))
+    walks = destinations(ctx, ch, run=False)
+    if not only_offensive:
+        for tile, path, cost in walks:
+            if closer(tile):
+                add(Option(f"walk:{tile_key(tile)}", "walk", ch.id, tile, path=tuple(path), cost=cost))
+        if not ch.prone:
+            for tile, path, cost in destinations(ctx, ch, run=True):
+                if closer(tile):
+                    add(Option(f"run:{tile_key(tile)}", "run", ch.id, tile, path=tuple(path), cost=cost))
+        if not ch.prone and behind_cover(ctx.bf, ch.tile) and not ch.huddled:
+            add(Option("cover", "cover", ch.id))
+        if not ch.prone:
+            add(Option("prone", "prone", ch.id))
+        elif not ch.permanently_prone:
+            add(Option("stand", "stand", ch.id))
+        if state != MUTINOUS:
+            if ch.fatigue > 0 and not ch.fatigue_locked_at_6 and not ch.catch_breath_declared:
+                add(Option("breath", "catch_breath", ch.id))
+            if ch.aff is None and ch.morale < 6 and not ch.rally_declared:
+                add(Option("rally", "rally", ch.id))
+            if ch.ready_weapon in ch.jammed:
+                add(Option("unjam", "unjam", ch.id))
+            for w in sorted(set(ch.weapons)):
+                if w != ch.ready_weapon and w not in ch.jammed and ch.uses_left.get(w, 1) > 0:
+                    add(Option(f"change:{w}", "change_weapon", ch.id, value=w))
+            for i, (tile, w) in enumerate(ctx.state.ground):
+                if tuple(tile) == ch.tile:
+                    add(Option(f"pickup:{i}:{w}", "pick_up", ch.id, value=w))
+    if not offend:
+        return opts
+    if state != MUTINOUS and not only_offensive and behind_cover(ctx.bf, ch.tile):
+        add(Option("ambush", "ambush", ch.id))
+    for t, kind in shot_targets(ctx, ch, ch.tile, act, moving=False):
+        add(Option(f"{kind}:{t.id}", kind, ch.id, t.tile, t.id, value=ch.ready_weapon))
+    for t, wname in strike_targets(ctx, ch, ch.tile, act, moving=False):
+        add(Option(f"strike:{t.id}:{wname}", "strike", ch.id, t.tile, t.id, value=wname))
+    if ch.prone:
+        return opts
+    shots = [t for t, kind in shot_targets(ctx, ch, ch.tile, act, moving=True)]
+    for tile, path, cost in walks:
+        for t in shots:
+            add(Option(f"moveshoot:{tile_key(tile)}:{t.id}", "moveshoot", ch.id, tile, t.id, tuple(path),
+                       ch.ready_weapon, cost))
+        for t in ctx.in_play():
+            if not space.adjacent(tile, t.tile) or not legal_target(ctx, ch, t, act):
+                continue
+            for wname in strike_weapons(ctx, ch, act):
+                if strike_difficulty(ch, t, weapon(ctx, wname), True).possible:
+                    add(Option(f"movestrike:{tile_key(tile)}:{t.id}:{wname}", "movestrike", ch.id, tile, t.id,
+                               tuple(path), wname, cost))
+    return opts
+
+
+__all__ = ["action_options", "legal_target", "friendly_crossed", "usable", "weapon", "controller",
+           "OFFENSIVE_ACTIONS", "ATTACKS", "CONTACT", "SHELTERED"]

@@ -1,0 +1,96 @@
+"""KOLAPS dice pools (§4): rank sets the threshold, difficulty sets the number of dice, every die must pass.
+
+Pure functions: they read dice values and return results, so the test vectors and the exact odds
+use the very code that resolves the rolls in play.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from itertools import product
+
+THRESHOLD = {0: 5, 1: 4, 2: 4, 3: 3, 4: 2}
+AUTOMATIC = "automatic"
+IMPOSSIBLE = "impossible"
+
+
+def threshold(rank: int) -> int:
+    """Minimum die value for a rank, clamped to 0..4 (A1, A2)."""
+    return THRESHOLD[max(0, min(4, rank))]
+
+
+def clamp_difficulty(raw: int) -> int | str:
+    """§4.3 / A3: ≤ −3 automatic, −2..−1 → 0, 6..10 → 5, ≥ 11 impossible."""
+    if raw <= -3:
+        return AUTOMATIC
+    if raw >= 11:
+        return IMPOSSIBLE
+    return max(0, min(5, raw))
+
+
+def dice_count(difficulty: int) -> int:
+    return 2 if difficulty == 0 else difficulty
+
+
+def notation(difficulty: int | str) -> str:
+    if difficulty in (AUTOMATIC, IMPOSSIBLE):
+        return str(difficulty)
+    return "2C6" if difficulty == 0 else f"{difficulty}D6"
+
+
+@dataclass(frozen=True)
+class RollResult:
+    success: bool
+    critical_success: bool
+    critical_failure: bool
+    ones: int
+    kept: tuple[int, ...]
+
+
+def judge(dice: list[int] | tuple[int, ...], difficulty: int, need: int,
+          two_handed_contact: bool = False) -> RollResult:
+    """Success, criticals and the count of 1s for one roll (§4.4, A4, A6, A7)."""
+    dice = list(dice)
+    if difficulty == 0:
+        kept = max(dice)
+        ones = 2 if dice.count(1) == 2 else 0
+        return RollResult(kept >= need, kept == 6, ones == 2, ones, (kept,))
+    failures = sorted(d for d in dice if d < need)
+    cancelled = min(dice.count(6), len(failures)) if two_handed_contact else 0
+    failures = failures[cancelled:]
+    success = not failures
+    critical = success and cancelled == 0 and all(d == 6 for d in dice)
+    ones = failures.count(1)
+    return RollResult(success, critical, ones > 0, ones, tuple(dice))
+
+
+@lru_cache(maxsize=None)
+def roll_odds(difficulty: int | str, need: int, two_handed_contact: bool = False) -> dict[str, Fraction]:
+    """Exact chances of success, critical success and critical failure, by enumeration."""
+    if difficulty == AUTOMATIC:
+        return {"success": Fraction(1), "critical_success": Fraction(0), "critical_failure": Fraction(0)}
+    if difficulty == IMPOSSIBLE:
+        return {"success": Fraction(0), "critical_success": Fraction(0), "critical_failure": Fraction(0)}
+    n = dice_count(difficulty)
+    total = 6 ** n
+    s = cs = cf = 0
+    for d in product(range(1, 7), repeat=n):
+        r = judge(d, difficulty, need, two_handed_contact)
+        s += r.success
+        cs += r.critical_success
+        cf += r.critical_failure
+    return {"success": Fraction(s, total), "critical_success": Fraction(cs, total),
+            "critical_failure": Fraction(cf, total)}
+
+
+@lru_cache(maxsize=None)
+def ones_distribution(difficulty: int, need: int, two_handed_contact: bool = False) -> dict[int, Fraction]:
+    """P(number of uncancelled 1s = k, roll failed critically), for the critical-failure table."""
+    n = dice_count(difficulty)
+    out: dict[int, Fraction] = {}
+    for d in product(range(1, 7), repeat=n):
+        r = judge(d, difficulty, need, two_handed_contact)
+        if r.critical_failure:
+            out[r.ones] = out.get(r.ones, Fraction(0)) + Fraction(1, 6 ** n)
+    return out
