@@ -1,0 +1,173 @@
+"""The window: a scene stack driven by a fixed-timestep loop that never waits for the AI.
+
+``run(options)`` is the one entry point the command line calls; tests build an ``App`` and call
+``step()`` themselves after posting pygame events, which drives exactly the same code.
+"""
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pygame
+
+from ..errors import EscarmoucheError
+from .i18n import set_language, tr
+from .settings import Settings
+from .widgets import BAD, UI
+
+SIZE = (1280, 720)
+TICK = 1 / 60
+
+
+class App:
+    def __init__(self, options: dict | None = None, settings: Settings | None = None):
+        self.options = dict(options or {})
+        self.settings = settings or Settings.load()
+        if self.options.get("lang"):
+            self.settings.language = self.options["lang"]
+        set_language(self.settings.language)
+        pygame.init()
+        pygame.key.set_repeat(300, 40)
+        self.screen = pygame.display.set_mode(SIZE, pygame.RESIZABLE)
+        pygame.display.set_caption("Escarmouche")
+        self.ui = UI(self.settings.ui_scale)
+        self.clock = pygame.time.Clock()
+        self.scenes: list = []
+        self.running = True
+        self.frames = 0
+        self.accumulator = 0.0
+        self.message = ""
+        self.fps = int(self.options.get("fps", 60))
+
+    # --- the scene stack ----------------------------------------------------------
+
+    @property
+    def scene(self):
+        return self.scenes[-1] if self.scenes else None
+
+    def push(self, scene) -> None:
+        self.scenes.append(scene)
+
+    def pop(self) -> None:
+        if len(self.scenes) > 1:
+            self.scenes.pop()
+
+    def replace(self, scene) -> None:
+        if self.scenes:
+            self.scenes.pop()
+        self.scenes.append(scene)
+
+    def apply_settings(self) -> None:
+        set_language(self.settings.language)
+        self.ui.set_scale(self.settings.ui_scale)
+        try:
+            self.settings.save()
+        except OSError as e:
+            self.message = tr("status.settings_not_saved", error=str(e))
+
+    # --- the loop -----------------------------------------------------------------------
+
+    def step(self) -> None:
+        """One frame: input, fixed-step updates, drawing. Tests call this directly."""
+        for event in pygame.event.get():
+            self.dispatch(event)
+        dt = self.clock.tick(self.fps) / 1000.0 if self.fps else TICK
+        self.accumulator = min(self.accumulator + dt, 0.25)
+        while self.accumulator >= TICK:
+            self.accumulator -= TICK
+            if self.scene is not None:
+                self.scene.update(TICK)
+        self.draw()
+        self.frames += 1
+
+    def dispatch(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.QUIT:
+            self.running = False
+            return
+        if event.type == pygame.VIDEORESIZE:
+            w, h = max(640, event.w), max(400, event.h)
+            if (w, h) != self.screen.get_size():
+                self.screen = pygame.display.set_mode((w, h), pygame.RESIZABLE)
+            return
+        field = self.ui.focused_input()
+        if field is not None and field.key(event):
+            return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.message = ""
+            if self.ui.click(event.pos):
+                return
+        if self.scene is not None:
+            self.scene.handle(event)
+
+    def draw(self) -> None:
+        self.ui.begin_frame()
+        if self.scene is not None:
+            self.scene.draw(self.screen)
+        if self.message:
+            w = self.screen.get_width()
+            lines = self.ui.wrap(self.message, 20, w - self.ui.s(40))
+            box = pygame.Rect(0, self.screen.get_height() - self.ui.s(24) * len(lines) - self.ui.s(100),
+                              w, self.ui.s(24) * len(lines) + self.ui.s(12))
+            pygame.draw.rect(self.screen, (60, 20, 20), box)
+            for i, line in enumerate(lines):
+                self.ui.text(self.screen, line, (self.ui.s(20), box.y + self.ui.s(6) + i * self.ui.s(24)), 20)
+        self.ui.draw_tooltip(self.screen)
+        pygame.display.flip()
+
+    def screenshot(self, path: str | Path) -> None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(self.screen, str(path))
+
+    def show_error(self, text: str) -> None:
+        """A clear one-line problem shown on screen; the game goes on."""
+        self.message = text
+
+
+def start_battle(app: App, map_path, rules_name: str, mode: str, seed: int | None, human_side: int = 0,
+                 armies=None):
+    """Build the match and the battle scene; a bad map or rule name raises EscarmoucheError."""
+    from ..engine.save import new_match
+    from .battle import BattleScene
+    from .maprender import load_map_picture
+
+    seed = random.randrange(1, 10**9) if seed is None else int(seed)
+    try:
+        loaded, _ = load_map_picture(map_path)
+    except ImportError:
+        raise EscarmoucheError(str(map_path), "the Tiled map loader is not available yet") from None
+    try:
+        match = new_match(map_path, rules_name, seed, armies)
+    except (KeyError, ValueError, TypeError, IndexError) as e:
+        raise EscarmoucheError(str(map_path), f"the armies cannot be set up ({e.__class__.__name__}: {e})") from None
+    return BattleScene(app, match, mode, human_side, loaded)
+
+
+def run(options: dict) -> int:
+    """Open the window (menu, or straight into a battle when map and rules are given); return an exit code."""
+    os.environ.setdefault("SDL_VIDEO_X11_WM_CLASS", "escarmouche")
+    app = App(options)
+    from .scenes import MenuScene
+
+    app.push(MenuScene(app))
+    code = 0
+    if options.get("map") and options.get("rules"):
+        try:
+            app.push(start_battle(app, options["map"], options["rules"], options.get("mode") or "hotseat",
+                                  options.get("seed"), int(options.get("human_side") or 0)))
+        except EscarmoucheError as e:
+            print(f"escarmouche: {e}")
+            app.show_error(str(e))
+            code = 2
+            if options.get("frames"):
+                pygame.quit()
+                return code
+    frames = int(options.get("frames") or 0)
+    while app.running:
+        app.step()
+        if frames and app.frames >= frames:
+            break
+    if options.get("screenshot"):
+        app.screenshot(options["screenshot"])
+    pygame.quit()
+    return code

@@ -1,0 +1,70 @@
+"""The combat log in words: every event, every die and the rule applied, in the player's language."""
+from __future__ import annotations
+
+from .i18n import has, tr
+
+SIDE_KEYS = ("side", "initiative", "winner", "owner")
+FIGURE_KEYS = ("figure", "target", "attacker", "defender", "shooter", "actor", "by", "victim", "ally")
+
+
+class _Blank(dict):
+    def __missing__(self, key):
+        return "?"
+
+
+def _value(key: str, value, names: dict[str, str]) -> str:
+    if isinstance(value, str) and value in names and (key in FIGURE_KEYS or key.endswith("figure")):
+        return names[value]
+    if isinstance(value, (list, tuple)):
+        if key != "values" and len(value) == 2 and all(isinstance(v, int) for v in value):
+            return f"({value[0]},{value[1]})"
+        return ", ".join(_value(key, v, names) for v in value)
+    if key in SIDE_KEYS and isinstance(value, int) and not isinstance(value, bool):
+        return tr(f"side.{value}", str(value))
+    if key == "action" and isinstance(value, str):
+        return tr(f"action.{value}", value)
+    if isinstance(value, bool):
+        return tr("log.yes") if value else tr("log.no")
+    if isinstance(value, str) and has(f"term.{value}"):
+        return tr(f"term.{value}")
+    return str(value)
+
+
+def describe(event, names: dict[str, str]) -> str:
+    """One line for an event; kinds without a template list their facts so nothing is ever hidden."""
+    data = event.data if isinstance(event.data, dict) else {"value": event.data}
+    values = _Blank({k: _value(k, v, names) for k, v in data.items()})
+    if event.kind == "dice":
+        text = _dice(data, values)
+    elif has(f"log.{event.kind}"):
+        text = tr(f"log.{event.kind}").format_map(values)
+    else:
+        facts = ", ".join(f"{k} {v}" for k, v in values.items())
+        text = f"{tr('event.' + event.kind, event.kind.replace('_', ' '))}: {facts}" if facts else \
+            tr("event." + event.kind, event.kind.replace("_", " "))
+    if event.rule:
+        text += f" [§{event.rule}]" if event.rule[:1].isdigit() else f" [{event.rule}]"
+    return text
+
+
+def _dice(data: dict, values: dict) -> str:
+    purpose = str(data.get("purpose", ""))
+    if data.get("figure") is not None:
+        who = values["figure"]
+    elif isinstance(data.get("side"), int):
+        who = tr(f"side.{data['side']}", str(data["side"]))
+    else:
+        who = tr("log.someone")
+    parts = [tr("log.dice", who=who,
+                purpose=tr(f"purpose.{purpose}", purpose.replace("_", " ")),
+                n=len(data.get("values", []) or []), sides=data.get("sides", 6),
+                values=values.get("values", ""))]
+    if "needed" in data:
+        parts.append(tr("log.needed", n=values["needed"]))
+    if "target" in data:
+        parts.append(tr("log.against", target=values["target"]))
+    if "successes" in data:
+        parts.append(tr("log.successes", n=values["successes"]))
+    if "result" in data:
+        parts.append(tr("log.result", result=values["result"]))
+    return " ".join(parts)

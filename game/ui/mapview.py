@@ -1,0 +1,101 @@
+"""The camera over the cached map picture: zoom, pan, and conversions between tiles and pixels."""
+from __future__ import annotations
+
+import pygame
+
+ZOOMS = (0.25, 0.35, 0.5, 0.7, 1.0, 1.4, 2.0, 2.8, 4.0)
+
+
+class MapView:
+    """Draws only the visible part of the pre-rendered surfaces, scaled to the current zoom."""
+
+    def __init__(self, base: pygame.Surface, grid: tuple[int, int], tile_px: tuple[int, int]):
+        self.base = base
+        self.grid = grid            # battlefield width, height in tiles
+        self.tile_px = tile_px      # size of one tile in the base picture
+        self.zoom = 1.0
+        self.centre = (grid[0] / 2, grid[1] / 2)   # in tiles
+        self.viewport = pygame.Rect(0, 0, 1, 1)
+
+    @property
+    def cell(self) -> float:
+        """One tile's size on screen, in pixels (square tiles on screen keep paths readable)."""
+        return max(2.0, 32 * self.zoom)
+
+    def fit(self, viewport: pygame.Rect) -> None:
+        self.viewport = pygame.Rect(viewport)
+        best = ZOOMS[0]
+        for z in ZOOMS:
+            if self.grid[0] * 32 * z <= viewport.w and self.grid[1] * 32 * z <= viewport.h:
+                best = z
+        self.zoom = best
+        self.centre = (self.grid[0] / 2, self.grid[1] / 2)
+
+    def zoom_by(self, steps: int, anchor: tuple[int, int] | None = None) -> None:
+        i = min(range(len(ZOOMS)), key=lambda k: abs(ZOOMS[k] - self.zoom))
+        new = ZOOMS[max(0, min(len(ZOOMS) - 1, i + steps))]
+        if anchor is not None and self.viewport.collidepoint(anchor):
+            before = self.to_world(anchor)
+            self.zoom = new
+            after = self.to_world(anchor)
+            self.centre = (self.centre[0] + before[0] - after[0], self.centre[1] + before[1] - after[1])
+        else:
+            self.zoom = new
+        self._clamp()
+
+    def pan_pixels(self, dx: float, dy: float) -> None:
+        self.centre = (self.centre[0] - dx / self.cell, self.centre[1] - dy / self.cell)
+        self._clamp()
+
+    def _clamp(self) -> None:
+        self.centre = (min(max(self.centre[0], 0), self.grid[0]), min(max(self.centre[1], 0), self.grid[1]))
+
+    def to_world(self, pos) -> tuple[float, float]:
+        c = self.cell
+        return (self.centre[0] + (pos[0] - self.viewport.centerx) / c,
+                self.centre[1] + (pos[1] - self.viewport.centery) / c)
+
+    def tile_at(self, pos) -> tuple[int, int] | None:
+        if not self.viewport.collidepoint(pos):
+            return None
+        wx, wy = self.to_world(pos)
+        x, y = int(wx // 1), int(wy // 1)
+        if 0 <= x < self.grid[0] and 0 <= y < self.grid[1]:
+            return (x, y)
+        return None
+
+    def to_screen(self, wx: float, wy: float) -> tuple[int, int]:
+        c = self.cell
+        return (int(round(self.viewport.centerx + (wx - self.centre[0]) * c)),
+                int(round(self.viewport.centery + (wy - self.centre[1]) * c)))
+
+    def tile_rect(self, tile) -> pygame.Rect:
+        x0, y0 = self.to_screen(tile[0], tile[1])
+        x1, y1 = self.to_screen(tile[0] + 1, tile[1] + 1)
+        return pygame.Rect(x0, y0, max(1, x1 - x0), max(1, y1 - y0))
+
+    def tile_centre(self, tile) -> tuple[int, int]:
+        return self.to_screen(tile[0] + 0.5, tile[1] + 0.5)
+
+    def blit_layer(self, surface: pygame.Surface, layer: pygame.Surface) -> None:
+        """Blit the visible window of a base-resolution surface, scaled: the only per-frame map cost."""
+        vp = self.viewport
+        tw, th = self.tile_px
+        wx0, wy0 = self.to_world(vp.topleft)
+        wx1, wy1 = self.to_world(vp.bottomright)
+        x0, y0 = max(0.0, wx0), max(0.0, wy0)
+        x1, y1 = min(float(self.grid[0]), wx1), min(float(self.grid[1]), wy1)
+        if x1 <= x0 or y1 <= y0:
+            return
+        ix0, iy0 = int(x0), int(y0)
+        ix1, iy1 = min(self.grid[0], int(x1) + 1), min(self.grid[1], int(y1) + 1)
+        src = pygame.Rect(ix0 * tw, iy0 * th, (ix1 - ix0) * tw, (iy1 - iy0) * th).clip(layer.get_rect())
+        if src.w <= 0 or src.h <= 0:
+            return
+        sx, sy = self.to_screen(ix0, iy0)
+        ex, ey = self.to_screen(ix1, iy1)
+        scaled = pygame.transform.scale(layer.subsurface(src), (max(1, ex - sx), max(1, ey - sy)))
+        prev = surface.get_clip()
+        surface.set_clip(vp)
+        surface.blit(scaled, (sx, sy))
+        surface.set_clip(prev)

@@ -1,0 +1,457 @@
+"""The screens around the battle: main menu, new battle, load, settings, results."""
+from __future__ import annotations
+
+import copy
+import random
+import time
+from pathlib import Path
+
+import pygame
+
+from ..engine.save import load_match
+from ..errors import EscarmoucheError
+from ..rules import get as get_rules
+from ..rules import names as rule_names
+from ..rules.base import Army
+from .i18n import LANGUAGES, tr
+from .maplist import list_maps, list_saves
+from .maprender import load_map_picture, thumbnail
+from .settings import AI_SPEEDS, DEFAULT_KEYS, UI_SCALES
+from .widgets import ACCENT, BG, MUTED, PANEL, TEXT, TextInput, side_colour
+
+MODES = ("hotseat", "vs-ai", "ai-vs-ai")
+LABEL_KEYS = ("name", "archetype", "profile", "rank", "type", "kind", "role", "id")
+THUMB = (150, 96)
+
+
+def figure_label(fig: dict) -> str:
+    for k in LABEL_KEYS:
+        if fig.get(k):
+            value = str(fig[k])
+            return tr(f"term.{value}", value)
+    return "?"
+
+
+def _title(app, surface, text: str) -> None:
+    app.ui.text(surface, text, (app.ui.s(40), app.ui.s(28)), 44, ACCENT)
+
+
+class MenuScene:
+    def __init__(self, app):
+        self.app = app
+
+    def update(self, dt: float) -> None:
+        pass
+
+    def handle(self, event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.app.running = False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        ui, app = self.app.ui, self.app
+        surface.fill(BG)
+        w, h = surface.get_size()
+        ui.text(surface, "Escarmouche", (w // 2, h // 4), 84, ACCENT, "center")
+        ui.text(surface, tr("menu.subtitle"), (w // 2, h // 4 + ui.s(56)), 24, MUTED, "center")
+        bw, bh = ui.s(300), ui.s(50)
+        entries = [(tr("menu.new"), lambda: app.push(SetupScene(app))),
+                   (tr("menu.load"), lambda: app.push(LoadScene(app))),
+                   (tr("menu.settings"), lambda: app.push(SettingsScene(app))),
+                   (tr("menu.quit"), lambda: setattr(app, "running", False))]
+        y = h // 2 - ui.s(20)
+        for label, cb in entries:
+            ui.button(surface, (w // 2 - bw // 2, y, bw, bh), label, cb, size=28)
+            y += bh + ui.s(12)
+
+
+class SetupScene:
+    """New battle: map (with thumbnails), rule system, mode, human side, armies, seed."""
+
+    def __init__(self, app):
+        self.app = app
+        self.maps = [str(p) for p in list_maps()]
+        self.map_path: str | None = self.maps[0] if self.maps else None
+        self.path_input = TextInput()
+        self.rules_list = rule_names()
+        self.rules = self.rules_list[0] if self.rules_list else None
+        self.mode = "vs-ai"
+        self.human_side = 0
+        self.seed_input = TextInput(str(random.randrange(1, 10**6)), allowed="0123456789", max_len=9)
+        self.thumbs: dict[str, pygame.Surface | str] = {}
+        self.armies: list[Army] | None = None
+        self.armies_key = None
+        self.archetypes: list[dict] = []
+        self.error = ""
+        self.map_scroll = 0
+
+    def update(self, dt: float) -> None:
+        for path in self.maps:
+            if path not in self.thumbs:
+                try:
+                    self.thumbs[path] = thumbnail(path, THUMB)
+                except (EscarmoucheError, ImportError, pygame.error, OSError) as e:
+                    self.thumbs[path] = str(e)
+                break
+        key = (self.map_path, self.rules)
+        if key != self.armies_key:
+            self.armies_key = key
+            self._load_armies()
+
+    def _load_armies(self) -> None:
+        self.armies, self.archetypes, self.error = None, [], ""
+        if not self.map_path or not self.rules:
+            return
+        try:
+            _, bf = load_map_picture(self.map_path)
+            module = get_rules(self.rules)
+            self.armies = [Army(a.side, a.name, copy.deepcopy(a.figures)) for a in module.default_armies(bf)]
+        except ImportError:
+            self.error = tr("setup.no_loader")
+            return
+        except EscarmoucheError as e:
+            self.error = str(e)
+            return
+        seen = []
+        for army in self.armies:
+            for fig in army.figures:
+                core = {k: v for k, v in fig.items() if k not in ("id", "name", "tile", "x", "y")}
+                if core not in [s[0] for s in seen]:
+                    seen.append((core, fig))
+        self.archetypes = [fig for _, fig in seen]
+
+    def handle(self, event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.app.pop()
+        elif event.type == pygame.MOUSEWHEEL:
+            self.map_scroll = max(0, min(max(0, len(self.maps) - 1), self.map_scroll - event.y))
+
+    def pick_map(self, path: str) -> None:
+        self.map_path = path
+
+    def use_path(self) -> None:
+        path = self.path_input.text.strip()
+        if not path:
+            return
+        p = Path(path).expanduser()
+        if not p.is_file():
+            self.app.show_error(tr("setup.no_such_map", path=path))
+            return
+        if str(p) not in self.maps:
+            self.maps.append(str(p))
+        self.map_path = str(p)
+
+    def add_figure(self, side: int, archetype: dict) -> None:
+        fig = copy.deepcopy(archetype)
+        army = self.armies[side]
+        if "id" in fig:
+            used = {str(f.get("id")) for a in self.armies for f in a.figures}
+            n = len(army.figures) + 1
+            while f"{side}-{n}" in used or f"s{side}n{n}" in used:
+                n += 1
+            fig["id"] = f"s{side}n{n}"
+        army.figures.append(fig)
+
+    def remove_figure(self, side: int, index: int) -> None:
+        figures = self.armies[side].figures
+        if len(figures) > 1:
+            figures.pop(index)
+
+    def start(self) -> None:
+        from .app import start_battle
+
+        if not self.map_path or not self.rules:
+            self.app.show_error(tr("setup.choose_map"))
+            return
+        seed = int(self.seed_input.text) if self.seed_input.text.isdigit() else None
+        try:
+            scene = start_battle(self.app, self.map_path, self.rules, self.mode, seed, self.human_side,
+                                 self.armies)
+        except EscarmoucheError as e:
+            self.app.show_error(str(e))
+            return
+        self.app.replace(scene)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        ui = self.app.ui
+        surface.fill(BG)
+        w, h = surface.get_size()
+        _title(self.app, surface, tr("setup.title"))
+        top = ui.s(90)
+        col = (w - ui.s(80)) // 3
+        # maps
+        x = ui.s(30)
+        ui.text(surface, tr("setup.map"), (x, top), 24, ACCENT)
+        y = top + ui.s(30)
+        row = ui.s(THUMB[1] // 2 + 12)
+        room = max(1, (h - y - ui.s(170)) // row)
+        self.map_scroll = min(self.map_scroll, max(0, len(self.maps) - room))
+        for path in self.maps[self.map_scroll:self.map_scroll + room]:
+            thumb = self.thumbs.get(path)
+            rect = pygame.Rect(x, y, col, row - ui.s(6))
+            ui.button(surface, rect, "", lambda p=path: self.pick_map(p), selected=(path == self.map_path),
+                      tooltip=thumb if isinstance(thumb, str) else path)
+            if isinstance(thumb, pygame.Surface):
+                small = pygame.transform.smoothscale(
+                    thumb, (max(1, thumb.get_width() * (rect.h - 8) // max(1, thumb.get_height())), rect.h - 8))
+                surface.blit(small, (rect.x + 4, rect.y + 4))
+                tx = rect.x + small.get_width() + ui.s(10)
+            else:
+                tx = rect.x + ui.s(10)
+            colour = (20, 20, 20) if path == self.map_path else TEXT
+            ui.text(surface, Path(path).stem, (tx, rect.centery), 20, colour, "midleft",
+                    max_width=rect.right - tx - 4)
+            y += row
+        if not self.maps:
+            ui.text(surface, tr("setup.no_maps"), (x, y), 18, MUTED)
+        y = h - ui.s(160)
+        ui.input(surface, (x, y, col - ui.s(90), ui.s(32)), self.path_input, tr("setup.path_hint"))
+        ui.button(surface, (x + col - ui.s(84), y, ui.s(84), ui.s(32)), tr("setup.use_path"), self.use_path,
+                  size=18)
+        # rules, mode, side, seed
+        x = ui.s(40) + col
+        y = top
+        ui.text(surface, tr("setup.rules"), (x, y), 24, ACCENT)
+        y += ui.s(30)
+        for name in self.rules_list:
+            ui.button(surface, (x, y, col, ui.s(34)), tr(f"rules.{name}", name),
+                      lambda n=name: setattr(self, "rules", n), selected=(name == self.rules))
+            y += ui.s(38)
+        y += ui.s(8)
+        ui.text(surface, tr("setup.mode"), (x, y), 24, ACCENT)
+        y += ui.s(30)
+        bw = (col - ui.s(12)) // 3
+        for i, mode in enumerate(MODES):
+            ui.button(surface, (x + i * (bw + ui.s(6)), y, bw, ui.s(34)), tr(f"mode.{mode}"),
+                      lambda m=mode: setattr(self, "mode", m), selected=(mode == self.mode), size=18)
+        y += ui.s(46)
+        if self.mode == "vs-ai":
+            ui.text(surface, tr("setup.human_side"), (x, y), 22, ACCENT)
+            y += ui.s(28)
+            for i in (0, 1):
+                ui.button(surface, (x + i * (bw + ui.s(6)), y, bw, ui.s(34)), tr(f"side.{i}"),
+                          lambda s=i: setattr(self, "human_side", s), selected=(i == self.human_side), size=18)
+            y += ui.s(46)
+        ui.text(surface, tr("setup.seed"), (x, y), 22, ACCENT)
+        y += ui.s(28)
+        ui.input(surface, (x, y, col - ui.s(110), ui.s(32)), self.seed_input)
+        ui.button(surface, (x + col - ui.s(104), y, ui.s(104), ui.s(32)), tr("setup.random_seed"),
+                  lambda: setattr(self.seed_input, "text", str(random.randrange(1, 10**6))), size=18)
+        # armies
+        x = ui.s(50) + 2 * col
+        y = top
+        ui.text(surface, tr("setup.armies"), (x, y), 24, ACCENT)
+        y += ui.s(30)
+        if self.error:
+            for line in ui.wrap(self.error, 18, col)[:8]:
+                ui.text(surface, line, (x, y), 18, (230, 120, 110))
+                y += ui.s(20)
+        for army in self.armies or []:
+            ui.text(surface, f"{tr(f'side.{army.side}')} — {army.name}", (x, y), 20, side_colour(army.side),
+                    max_width=col)
+            y += ui.s(24)
+            for i, fig in enumerate(army.figures):
+                if y > h - ui.s(150):
+                    break
+                ui.text(surface, figure_label(fig), (x + ui.s(8), y + ui.s(3)), 18, TEXT, max_width=col - ui.s(50))
+                ui.button(surface, (x + col - ui.s(30), y, ui.s(26), ui.s(22)), "×",
+                          lambda s=army.side, k=i: self.remove_figure(s, k), tooltip=tr("setup.remove"),
+                          enabled=len(army.figures) > 1)
+                y += ui.s(24)
+            ax = x
+            for arch in self.archetypes[:6]:
+                label = "+ " + figure_label(arch)
+                bw2 = ui.font(16).size(label)[0] + ui.s(12)
+                if ax + bw2 > x + col:
+                    ax = x
+                    y += ui.s(26)
+                ui.button(surface, (ax, y, bw2, ui.s(22)), label, lambda s=army.side, a=arch: self.add_figure(s, a),
+                          size=16, tooltip=tr("setup.add"))
+                ax += bw2 + ui.s(4)
+            y += ui.s(34)
+        # bottom
+        bw, bh = ui.s(200), ui.s(46)
+        ui.button(surface, (ui.s(30), h - bh - ui.s(30), bw, bh), tr("button.back"), self.app.pop)
+        ui.button(surface, (w - bw - ui.s(30), h - bh - ui.s(30), bw, bh), tr("setup.start"), self.start,
+                  enabled=bool(self.map_path and self.rules and self.armies), selected=True, size=24)
+
+
+class LoadScene:
+    """Saved battles from the user's folder, or any file by path; a bad save says why."""
+
+    def __init__(self, app):
+        self.app = app
+        self.saves = [str(p) for p in list_saves()]
+        self.path_input = TextInput()
+        self.mode = "hotseat"
+        self.human_side = 0
+        self.scroll = 0
+
+    def update(self, dt: float) -> None:
+        pass
+
+    def handle(self, event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.app.pop()
+        elif event.type == pygame.MOUSEWHEEL:
+            self.scroll = max(0, min(max(0, len(self.saves) - 1), self.scroll - event.y))
+
+    def load(self, path: str) -> None:
+        from .battle import BattleScene
+
+        try:
+            match = load_match(path)
+        except EscarmoucheError as e:
+            self.app.show_error(tr("load.failed", error=str(e)))
+            return
+        try:
+            loaded, _ = load_map_picture(match.map_path)
+        except (EscarmoucheError, ImportError):
+            loaded = None
+        self.app.replace(BattleScene(self.app, match, self.mode, self.human_side, loaded, save_path=path))
+
+    def draw(self, surface: pygame.Surface) -> None:
+        ui = self.app.ui
+        surface.fill(BG)
+        w, h = surface.get_size()
+        _title(self.app, surface, tr("load.title"))
+        x, y = ui.s(40), ui.s(100)
+        lw = w // 2
+        room = max(1, (h - y - ui.s(220)) // ui.s(40))
+        if not self.saves:
+            ui.text(surface, tr("load.none"), (x, y), 20, MUTED)
+        for path in self.saves[self.scroll:self.scroll + room]:
+            p = Path(path)
+            try:
+                stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(p.stat().st_mtime))
+            except OSError:
+                stamp = ""
+            ui.button(surface, (x, y, lw, ui.s(36)), f"{p.stem}   {stamp}", lambda q=path: self.load(q),
+                      tooltip=path, size=20)
+            y += ui.s(40)
+        y = h - ui.s(200)
+        ui.text(surface, tr("load.path"), (x, y), 20, ACCENT)
+        ui.input(surface, (x, y + ui.s(26), lw - ui.s(110), ui.s(32)), self.path_input, tr("load.path_hint"))
+        ui.button(surface, (x + lw - ui.s(104), y + ui.s(26), ui.s(104), ui.s(32)), tr("load.open"),
+                  lambda: self.load(self.path_input.text.strip()) if self.path_input.text.strip() else None)
+        mx = x + lw + ui.s(40)
+        ui.text(surface, tr("setup.mode"), (mx, ui.s(100)), 22, ACCENT)
+        for i, mode in enumerate(MODES):
+            ui.button(surface, (mx, ui.s(130) + i * ui.s(40), ui.s(220), ui.s(34)), tr(f"mode.{mode}"),
+                      lambda m=mode: setattr(self, "mode", m), selected=(mode == self.mode))
+        if self.mode == "vs-ai":
+            ui.text(surface, tr("setup.human_side"), (mx, ui.s(260)), 22, ACCENT)
+            for i in (0, 1):
+                ui.button(surface, (mx + i * ui.s(112), ui.s(290), ui.s(106), ui.s(34)), tr(f"side.{i}"),
+                          lambda s=i: setattr(self, "human_side", s), selected=(i == self.human_side))
+        bw, bh = ui.s(200), ui.s(46)
+        ui.button(surface, (ui.s(30), h - bh - ui.s(30), bw, bh), tr("button.back"), self.app.pop)
+
+
+class SettingsScene:
+    """Language, AI speed, UI scale and key bindings; every change is saved at once."""
+
+    def __init__(self, app):
+        self.app = app
+        self.rebinding: str | None = None
+
+    def update(self, dt: float) -> None:
+        pass
+
+    def set(self, name: str, value) -> None:
+        setattr(self.app.settings, name, value)
+        self.app.apply_settings()
+
+    def handle(self, event) -> None:
+        if event.type != pygame.KEYDOWN:
+            return
+        if self.rebinding is not None:
+            if event.key != pygame.K_ESCAPE:
+                self.app.settings.keys[self.rebinding] = pygame.key.name(event.key)
+                self.app.apply_settings()
+            self.rebinding = None
+        elif event.key == pygame.K_ESCAPE:
+            self.app.pop()
+
+    def reset_keys(self) -> None:
+        self.app.settings.keys = dict(DEFAULT_KEYS)
+        self.app.apply_settings()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        ui, st = self.app.ui, self.app.settings
+        surface.fill(BG)
+        w, h = surface.get_size()
+        _title(self.app, surface, tr("settings.title"))
+        x, y = ui.s(40), ui.s(100)
+        bw = ui.s(130)
+        rows = [("settings.language", "language", LANGUAGES, lambda v: tr(f"language.{v}")),
+                ("settings.ai_speed", "ai_speed", tuple(AI_SPEEDS), lambda v: tr(f"speed.{v}")),
+                ("settings.ui_scale", "ui_scale", UI_SCALES, lambda v: f"{int(v * 100)} %")]
+        for title, name, values, label in rows:
+            ui.text(surface, tr(title), (x, y + ui.s(8)), 22, ACCENT)
+            for i, v in enumerate(values):
+                ui.button(surface, (x + ui.s(200) + i * (bw + ui.s(6)), y, bw, ui.s(34)), label(v),
+                          lambda n=name, v=v: self.set(n, v), selected=(getattr(st, name) == v), size=18)
+            y += ui.s(48)
+        y += ui.s(10)
+        ui.text(surface, tr("settings.keys"), (x, y), 22, ACCENT)
+        y += ui.s(32)
+        col_w = ui.s(300)
+        for i, action in enumerate(DEFAULT_KEYS):
+            cx = x + (i % 2) * (col_w + ui.s(30))
+            cy = y + (i // 2) * ui.s(38)
+            ui.text(surface, tr(f"key.{action}"), (cx, cy + ui.s(8)), 20, TEXT)
+            label = "…" if self.rebinding == action else st.keys.get(action, "")
+            ui.button(surface, (cx + col_w - ui.s(120), cy, ui.s(120), ui.s(32)), label,
+                      lambda a=action: setattr(self, "rebinding", a), selected=(self.rebinding == action), size=18,
+                      tooltip=tr("settings.rebind"))
+        bw2, bh = ui.s(200), ui.s(46)
+        ui.button(surface, (ui.s(30), h - bh - ui.s(30), bw2, bh), tr("button.back"), self.app.pop)
+        ui.button(surface, (ui.s(250), h - bh - ui.s(30), bw2, bh), tr("settings.reset_keys"), self.reset_keys)
+
+
+class ResultsScene:
+    def __init__(self, app, match, viewer, names: dict[str, str]):
+        self.app = app
+        self.match = match
+        self.outcome = match.outcome
+        self.figures = match.rules.figures(match.state, None)
+        self.names = names
+
+    def update(self, dt: float) -> None:
+        pass
+
+    def handle(self, event) -> None:
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_RETURN):
+            self.to_menu()
+
+    def to_menu(self) -> None:
+        self.app.replace(MenuScene(self.app))
+
+    def draw(self, surface: pygame.Surface) -> None:
+        ui = self.app.ui
+        surface.fill(BG)
+        w, h = surface.get_size()
+        o = self.outcome
+        if o is None or o.winner is None:
+            title, colour = tr("results.draw"), ACCENT
+        else:
+            title, colour = tr("results.winner", side=tr(f"side.{o.winner}")), side_colour(o.winner)
+        ui.text(surface, title, (w // 2, ui.s(120)), 56, colour, "center")
+        if o is not None and o.reason:
+            ui.text(surface, tr(f"reason.{o.reason}", o.reason), (w // 2, ui.s(180)), 24, TEXT, "center")
+        rules = self.match.rules
+        ui.text(surface, tr("results.turns", n=rules.turn(self.match.state)), (w // 2, ui.s(215)), 22, MUTED,
+                "center")
+        y = ui.s(270)
+        for side in rules.sides:
+            mine = [f for f in self.figures if f.side == side]
+            alive = [f for f in mine if f.alive and f.health[0] > 0]
+            hp = sum(max(0, f.health[0]) for f in alive)
+            ui.text(surface, tr("results.side_line", side=tr(f"side.{side}"), alive=len(alive), total=len(mine),
+                                hp=hp), (w // 2, y), 24, side_colour(side), "center")
+            y += ui.s(34)
+        bw, bh = ui.s(240), ui.s(48)
+        pygame.draw.rect(surface, PANEL, (0, h - ui.s(100), w, ui.s(100)))
+        ui.button(surface, (w // 2 - bw - ui.s(10), h - ui.s(74), bw, bh), tr("results.menu"), self.to_menu)
+        ui.button(surface, (w // 2 + ui.s(10), h - ui.s(74), bw, bh), tr("menu.new"),
+                  lambda: self.app.replace(SetupScene(self.app)))
