@@ -12,7 +12,8 @@ from ...engine.decision import Option
 from ...engine.dice import Dice
 from ...engine.events import Event
 from .combat import dodge_on, grenade_hit, lose_pv, resolve_attacks, shot_attacks, strike, weapon
-from .state import Emplacement, Figure, State, Token, const
+from ...engine.tokens import Token, discovers, triggered
+from .state import Emplacement, Figure, State, const
 
 ORTHO = ((1, 0), (-1, 0), (0, 1), (0, -1))
 DIRECTIONS = ORTHO + ((1, 1), (1, -1), (-1, 1), (-1, -1))
@@ -45,7 +46,7 @@ _SIGHT: dict = {}
 
 
 def sight_for(bf: Battlefield) -> Sight:
-    key = (id(bf), bf.door.tobytes())
+    key = (id(bf), bf.blocks_sight.tobytes(), bf.door.tobytes())
     s = _SIGHT.get(key)
     if s is None:
         if len(_SIGHT) > 32:
@@ -358,7 +359,7 @@ def discover(state: State, mover: Figure, events: list) -> None:
     """Any enemy ending within 3 pas of a hidden figure discovers it, no LOS needed (4.8)."""
     rad = const("hide_discovery")
     for h in state.figures:
-        if h.alive and h.hidden and h.side != mover.side and space.within(h.tile, mover.tile, rad):
+        if h.alive and h.hidden and h.side != mover.side and discovers(h.tile, [mover.tile], rad):
             leave_hiding(h, events, "discovered")
 
 
@@ -367,7 +368,7 @@ def check_tokens(state: State, fig: Figure, dice: Dice, events: list, immune: tu
     if not fig.alive or fig.has("lucky", state.turn):
         return False
     rad = const("trap_radius")
-    near = [t for t in state.tokens if t.id not in immune and space.within(t.tile, fig.tile, rad)]
+    near = [t for t in triggered(state.tokens, fig.tile, rad) if t.id not in immune]
     sprang = False
     for tk in near:
         state.tokens.remove(tk)

@@ -22,7 +22,8 @@ from ..base import Army, FigureView, Odds, Outcome, RuleModule, TokenView
 from . import actions as act
 from .combat import dodge_on, melee_profile, shot_attacks, strike, weapon
 from .odds import attack_loss, kill_chance, labelled, mean, melee_losses, mixture
-from .state import DATA_FILE, SIDE_PREFIX, Emplacement, Figure, Item, State, Token, const, data
+from ...engine.tokens import Token
+from .state import DATA_FILE, SIDE_PREFIX, Emplacement, Figure, Item, State, const, data
 
 STATUS_MARKERS = ("alerted", "emp", "wolf_trapped", "lucky", "dodge_reroll", "wound_reroll", "double_attacks")
 MOVES = {"move": "4.1", "crawl": "4.1bis", "climb": "4.2"}
@@ -425,9 +426,7 @@ class Eisdrachen(RuleModule):
         return out
 
     def tokens(self, state: State, viewer: int | None) -> list[TokenView]:
-        return [TokenView(t.id, t.tile, t.owner,
-                          ("real" if t.real else "decoy") if viewer is None or viewer == t.owner else "unknown")
-                for t in state.tokens]
+        return [TokenView(t.id, t.tile, t.owner, t.seen_as(viewer)) for t in state.tokens]
 
     # --- odds ------------------------------------------------------------------------------
 

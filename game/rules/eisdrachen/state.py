@@ -11,6 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ...engine.battlefield import Battlefield, Tile
+from ...engine.tokens import Token
 
 DATA_FILE = Path(__file__).with_name("data") / "eisdrachen.json"
 
@@ -62,16 +63,6 @@ class Figure:
 
     def add_status(self, status: str, turns: list[int]) -> None:
         self.statuses[status] = sorted(set(self.statuses.get(status, [])) | set(turns))
-
-
-@dataclass
-class Token:
-    """A face-down trap token; ``owner`` -1 marks a trap pre-placed by the map."""
-
-    id: str
-    tile: Tile
-    owner: int
-    real: bool
 
 
 @dataclass
