@@ -268,7 +268,8 @@ def contact_tiles_reach(state: State, fig: Figure) -> dict[Tile, list[Tile]]:
 
 def contact_options(state: State, fig: Figure, target: Figure) -> list[Option]:
     tiles = contact_tiles_reach(state, fig)
-    return [Option(f"contact:{tile_key(t)}", "contact", fig.id, t, target=target.id, path=tuple(p))
+    return [Option(f"contact:{tile_key(t)}", "contact", fig.id, t, target=target.id, path=tuple(p),
+                   cost=space.path_cost(state.battlefield, fig.tile, p))
             for t, p in sorted(tiles.items()) if space.adjacent(t, target.tile)]
 
 
