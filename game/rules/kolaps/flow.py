@@ -84,9 +84,9 @@ def op_setup(ctx: Ctx, st: dict) -> None:
     state = ctx.state
     state.turn = 1
     for ch in sorted(state.chars.values(), key=lambda c: (c.side, c.id)):
-        if ch.is_avatar:
+        if ch.is_avatar and not ch.morale_preset:
             ch.morale = 6
-        else:
+        elif not ch.morale_preset:
             d = ctx.roll(ch, "initial_morale", 1, "5.21")[0]
             ch.morale = initial_morale(ch.rng_initial, d)
         ctx.ev("morale", "5.21", figure=ch.id, before=None, after=ch.morale, cause="initial")

@@ -88,6 +88,7 @@ class Character:
     casualty: str = ""
     ignores: list = field(default_factory=list)         # attackers it declined to answer (A16)
     knife_foes: list = field(default_factory=list)      # enemies adjacent at the start of the turn
+    morale_preset: bool = False                         # a scenario fixed it: no initial roll
     catch_breath_declared: bool = False
     rally_declared: bool = False
 

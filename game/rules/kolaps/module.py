@@ -68,9 +68,10 @@ class Kolaps(RuleModule):
                                uses_left={w: self.data["weapons"][w]["uses"] for w in weapons
                                           if "uses" in self.data["weapons"][w]},
                                specialisations=list(fig.get("specialisations", [])))
-                for key in ("morale", "fatigue", "prone", "offensive"):
+                for key in ("morale", "fatigue", "prone", "offensive", "aff"):
                     if key in fig:
                         setattr(ch, key, fig[key])
+                ch.morale_preset = "morale" in fig
                 if "wounds" in fig:
                     ch.wounds.update(fig["wounds"])
                 ch.mvt_mod, ch.cib_mod, ch.rng_mod = ch.mvt_initial, ch.cib_initial, ch.rng_initial

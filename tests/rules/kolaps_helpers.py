@@ -1,0 +1,59 @@
+"""Shared fixtures for the KOLAPS tests: open-ground states, scripted dice, step runners."""
+from __future__ import annotations
+
+from game.engine.battlefield import Battlefield
+from game.engine.dice import ScriptedDice
+from game.engine.match import Match
+from game.rules.base import Army
+from game.rules.kolaps import Kolaps
+from game.rules.kolaps import flow
+from game.rules.kolaps.effects import Ctx
+
+RULES = Kolaps()
+
+
+def fig(cid: str, archetype: str, tile, **extra) -> dict:
+    return {"id": cid, "archetype": archetype, "tile": list(tile), **extra}
+
+
+def armies(side0: list[dict], side1: list[dict]) -> list[Army]:
+    return [Army(0, "A", side0), Army(1, "B", side1)]
+
+
+def make_state(side0, side1, width=40, height=20, turn=1, bf=None):
+    bf = bf or Battlefield.open_ground(width, height)
+    state = RULES.new_state(bf, armies(side0, side1), 10)
+    state.turn = turn
+    state.phase = "action"
+    state.queue.clear()
+    state.choice = None
+    return state
+
+
+def ctx_for(state, dice) -> Ctx:
+    return Ctx(state, ScriptedDice(dice), RULES.data)
+
+
+def run_steps(ctx: Ctx, *steps: dict) -> None:
+    """Run queued steps (and what they push) until a decision is needed or the queue is empty."""
+    ctx.state.queue[0:0] = list(steps)
+    while ctx.state.queue and ctx.state.choice is None:
+        st = ctx.state.queue.pop(0)
+        flow.HANDLERS[st["op"]](ctx, st)
+
+
+def answer_step(ctx: Ctx, key: str) -> None:
+    ctx.state.choice = None
+    ctx.state.queue[0]["answer"] = key
+    run_steps(ctx)
+
+
+def dice_events(ctx: Ctx, purpose: str | None = None) -> list:
+    return [e.data["values"] for e in ctx.events if e.kind == "dice" and (purpose is None or e.data["purpose"] == purpose)]
+
+
+def match_with(side0, side1, dice, width=40, height=20, bf=None) -> Match:
+    bf = bf or Battlefield.open_ground(width, height)
+    m = Match(bf, RULES, armies(side0, side1), seed=1)
+    m.dice = ScriptedDice(dice)
+    return m
