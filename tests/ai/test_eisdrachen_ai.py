@@ -1,0 +1,96 @@
+"""The tactical Eisdrachen AI: a legal answer to every decision kind, fast, and better than chance."""
+from __future__ import annotations
+
+import statistics
+import time
+from types import SimpleNamespace
+
+from game.ai import make_player
+from game.ai.eisdrachen import EisdrachenAI
+from game.engine.battlefield import Battlefield
+from game.engine.match import Match
+from game.rules.eisdrachen import Eisdrachen
+from tests.rules.test_eisdrachen import RULES, answer, build, unit
+
+
+def legal(state):
+    decision = RULES.pending(state)
+    key = EisdrachenAI(1).choose(SimpleNamespace(state=state, rules=RULES), decision)
+    assert decision.option(key) is not None
+    return decision.kind, key
+
+
+def test_ai_answers_every_decision_kind_with_a_legal_key():
+    seen = {}
+    bf = Battlefield.open_ground(24, 24)
+    s = RULES.new_state(bf, RULES.default_armies(bf), 12)
+    kind, key = legal(s)
+    seen[kind] = key
+    answer(s, key, [6, 1])
+    seen.update([legal(s)])
+    s = build(unit("a", 0, (0, 0), grenades=1), unit("t", 1, (10, 0)), unit("u", 1, (13, 4)))
+    seen.update([legal(s)])
+    s = build(unit("a", 0, (0, 0), blade=None), unit("t", 1, (2, 1)))
+    answer(s, "melee:t")
+    seen.update([legal(s)])
+    s = build(unit("s", 0, (0, 0)), unit("v", 1, (1, 0), "Vétéran", blade=None))
+    answer(s, "melee:v", [1, 1, 6, 6, 6, 6])
+    assert legal(s) == ("riposte", "riposte")
+    seen["riposte"] = "riposte"
+    s = build(unit("e", 1, (10, 6), loadout="rifleman"), unit("c", 0, (0, 6), loadout="rifleman"), turn=3)
+    s.figure("c").add_status("alerted", [3])
+    answer(s, "shoot:c", [1, 1, 6, 6, 6, 6])
+    assert legal(s) == ("alarm_riposte", "shoot")
+    seen["alarm_riposte"] = "shoot"
+    s = build(unit("l", 0, (10, 10), trap_kits=1), unit("o", 1, (20, 10)))
+    answer(s, "trap_open")
+    for _ in range(3):
+        kind, key = legal(s)
+        seen[kind] = key
+        answer(s, key)
+    kind, key = legal(s)
+    seen[kind] = key
+    answer(s, key)
+    kind, key = legal(s)
+    seen[kind] = key
+    assert {"initiative", "activate", "action", "melee_contact", "riposte", "alarm_riposte", "trap_token",
+            "trap_real", "flee"} <= set(seen)
+
+
+def test_ai_shoots_the_target_it_hurts_most():
+    s = build(unit("a", 0, (0, 0), "Vétéran", loadout="assault"), unit("tough", 1, (6, 0), "Assassin"),
+              unit("soft", 1, (0, 6), "Bleu", pv=3))
+    assert legal(s) == ("action", "shoot:soft")
+
+
+def test_ai_throws_grenades_at_clusters_not_at_friends():
+    s = build(unit("g", 0, (0, 0), "Assassin", loadout="medic", grenades=2), unit("x", 1, (8, 0)),
+              unit("y", 1, (8, 1)), unit("z", 1, (9, 1)))
+    kind, key = legal(s)
+    assert key.startswith("grenade:")
+    s = build(unit("g", 0, (0, 0), "Assassin", loadout="medic", grenades=2), unit("x", 1, (8, 0)),
+              unit("y", 1, (8, 1)), unit("z", 1, (9, 1)), unit("f1", 0, (8, 2)), unit("f2", 0, (9, 0)))
+    assert not legal(s)[1].startswith("grenade:")
+
+
+def test_ai_beats_the_random_player_and_answers_fast():
+    rules = Eisdrachen()
+    wins, times = 0, []
+    games = 4
+    for seed in range(games):
+        bf = Battlefield.open_ground(24, 24)
+        bf.spawn = {0: [(0, y) for y in range(24)], 1: [(23, y) for y in range(24)]}
+        match = Match(bf, rules, rules.default_armies(bf), seed)
+        ai_side = seed % 2
+        players = {ai_side: make_player("tactical", "eisdrachen", seed),
+                   1 - ai_side: make_player("random", "eisdrachen", seed)}
+        while match.pending is not None:
+            d = match.pending
+            t = time.perf_counter()
+            key = players[d.side].choose(match, d)
+            if d.side == ai_side:
+                times.append(time.perf_counter() - t)
+            match.answer(key)
+        wins += match.outcome.winner == ai_side
+    assert wins > games // 2
+    assert statistics.median(times) < 0.1

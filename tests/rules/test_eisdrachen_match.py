@@ -1,0 +1,87 @@
+"""Whole Eisdrachen matches through the Match: completion, determinism, undo, hidden information."""
+from __future__ import annotations
+
+import json
+
+from game.ai import make_player
+from game.engine.battlefield import Battlefield
+from game.engine.match import Match
+from game.rules.eisdrachen import Eisdrachen
+
+from .test_eisdrachen import RULES, answer, build, unit
+
+
+def field():
+    bf = Battlefield.open_ground(24, 24)
+    bf.spawn = {0: [(0, y) for y in range(24)], 1: [(23, y) for y in range(24)]}
+    bf.blocks_move[8:14, 11] = bf.blocks_sight[8:14, 11] = True
+    bf.hiding[2:4, 5:7] = True
+    return bf
+
+
+def play(seed, ai_side=0, check=True):
+    bf = field()
+    rules = Eisdrachen()
+    match = Match(bf, rules, rules.default_armies(bf), seed)
+    players = {ai_side: make_player("tactical", "eisdrachen", seed),
+               1 - ai_side: make_player("random", "eisdrachen", seed)}
+    while match.pending is not None:
+        d = match.pending
+        assert len({o.key for o in d.options}) == len(d.options), f"duplicate keys in {d.kind}"
+        match.answer(players[d.side].choose(match, d))
+        if check:
+            assert rules.check_invariants(match.state) == []
+    return match
+
+
+def test_full_match_ai_against_random_ends_with_an_outcome():
+    match = play(5)
+    assert match.outcome is not None and match.outcome.reason in ("elimination", "turn_limit")
+    assert match.state.turn <= match.max_turns
+    json.dumps([e.to_json() for e in match.log])
+    assert any(e.kind == "dice" and e.data["purpose"] == "initiative" for e in match.log)
+
+
+def test_same_seed_and_answers_give_the_same_digest():
+    first = play(11, check=False)
+    bf = field()
+    rules = Eisdrachen()
+    again = Match(bf, rules, rules.default_armies(bf), 11)
+    for key in first.answers:
+        again.answer(key)
+    assert again.digest() == first.digest() and again.outcome == first.outcome
+
+
+def test_answers_without_dice_can_be_undone():
+    bf = field()
+    rules = Eisdrachen()
+    match = Match(bf, rules, rules.default_armies(bf), 3)
+    match.answer("roll")
+    assert not match.can_undo
+    d = match.pending
+    before = match.digest()
+    match.answer(d.options[0].key)
+    assert match.can_undo and match.undo() and match.digest() == before
+
+
+def test_hidden_figures_and_their_events_are_kept_from_the_opponent():
+    bf = Battlefield.open_ground(30, 30)
+    bf.hiding[5, 5] = True
+    s = build(unit("h", 0, (5, 5)), unit("o", 1, (20, 20)), bf=bf)
+    events = answer(s, "hide")
+    assert all(e.visible_to == 0 for e in events if e.kind == "status")
+    assert [v.id for v in RULES.figures(s, 1)] == ["o"]
+    assert {v.id for v in RULES.figures(s, None)} == {"h", "o"}
+    assert "hidden" in next(v for v in RULES.figures(s, 0) if v.id == "h").markers
+
+
+def test_figure_views_carry_status_markers():
+    s = build(unit("a", 0, (0, 0)), unit("b", 1, (10, 0)), turn=2)
+    a = s.figure("a")
+    a.add_status("emp", [3, 4])
+    a.add_status("wolf_trapped", [3])
+    a.dug_in = True
+    a.pv = 3
+    a.vengeance_next = 1
+    marks = next(v for v in RULES.figures(s, 0) if v.id == "a").markers
+    assert {"wounded", "dug_in", "emp", "wolf_trapped", "vengeance", "active"} <= set(marks)
