@@ -74,7 +74,8 @@ FEATURE_PROPERTIES = (set(BOOL_FEATURES) | {"wall", "cover", "door", "terrain", 
                                            "exit", "hazard"})
 COLLISION_PROPERTIES = ("collides", "collision", "solid", "blocked")
 MAP_PROPERTIES = ("cm_per_tile", "landscape", "name")
-OBJECT_PROPERTIES = ("side", "level", "state", "weapon", "item", "decoy", "effect", "test")
+OBJECT_PROPERTIES = ("side", "level", "state", "weapon", "item", "owner", "decoy", "effect", "test",
+                     "range", "A", "F")
 KNOWN_NAMES = sorted(FEATURE_PROPERTIES | set(COLLISION_PROPERTIES) | set(MAP_PROPERTIES)
                      | set(OBJECT_PROPERTIES))
 COLLISION_NAME_WORDS = ("wall", "collision", "collide", "solid", "block", "obstacle")
@@ -1057,7 +1058,7 @@ class _Loader:
                 else:
                     self.unknown(place, "door", state, DOOR_VALUES)
             elif kind == "exit":
-                side = str(props.get("side", props.get("exit", ""))).strip()
+                side = str(props.get("side", props.get("exit", "0"))).strip()
                 if side in SIDE_VALUES:
                     self.apply(bf, mask, {"exit": SIDE_VALUES[side]})
                 else:
@@ -1065,7 +1066,7 @@ class _Loader:
             if own:
                 self.apply(bf, mask, own)
             if kind == "spawn":
-                side = str(props.get("side", "")).strip()
+                side = str(props.get("side", "0")).strip()
                 if side not in SIDE_VALUES:
                     self.unknown(place, "side", side, SIDE_VALUES)
                 else:
