@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import random
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pygame
 from ..errors import EscarmoucheError
 from .i18n import set_language, tr
 from .settings import Settings
-from .widgets import BAD, UI
+from .widgets import UI
 
 SIZE = (1280, 720)
 TICK = 1 / 60
@@ -90,6 +91,7 @@ class App:
             if (w, h) != self.screen.get_size():
                 self.screen = pygame.display.set_mode((w, h), pygame.RESIZABLE)
             return
+        self.ui.track(event)
         field = self.ui.focused_input()
         if field is not None and field.key(event):
             return
@@ -156,7 +158,7 @@ def run(options: dict) -> int:
             app.push(start_battle(app, options["map"], options["rules"], options.get("mode") or "hotseat",
                                   options.get("seed"), int(options.get("human_side") or 0)))
         except EscarmoucheError as e:
-            print(f"escarmouche: {e}")
+            print(f"escarmouche: {e}", file=sys.stderr)
             app.show_error(str(e))
             code = 2
             if options.get("frames"):

@@ -75,6 +75,7 @@ class BattleScene:
         self.terrain_layer: pygame.Surface | None = None
         self.show_terrain = False
         self.view = MapView(self.base, (bf.width, bf.height), self.tile_px)
+        self.layout()
         self._fitted = False
         ai_sides = {"hotseat": (), "vs-ai": (1 - human_side,), "ai-vs-ai": tuple(self.rules.sides)}[mode]
         self.ai_players = {s: self._make_ai(ai_name, s) for s in ai_sides}
@@ -382,16 +383,16 @@ class BattleScene:
             if self.map_rect.collidepoint(event.pos):
                 self.press, self.dragged = event.pos, False
         elif event.type == pygame.MOUSEBUTTONUP and event.button in (1, 3):
-            was_drag, self.press = self.dragged, None
-            self.dragged = False
-            if was_drag or not self.map_rect.collidepoint(event.pos):
+            pressed, was_drag = self.press, self.dragged
+            self.press, self.dragged = None, False
+            if pressed is None or was_drag or not self.map_rect.collidepoint(event.pos):
                 return
             if event.button == 1:
                 self.click_tile(self.view.tile_at(event.pos))
             else:
                 self.cancel()
         elif event.type == pygame.MOUSEWHEEL:
-            pos = pygame.mouse.get_pos()
+            pos = self.app.ui.mouse
             if self.log_rect.collidepoint(pos):
                 self.log_scroll = max(0, self.log_scroll + event.y)
             else:
@@ -516,7 +517,7 @@ class BattleScene:
         colour = side_colour(self.handover_to)
         pygame.draw.rect(surface, colour, (0, 0, w, ui.s(8)))
         ui.text(surface, tr("handover.title", side=side_name(self.handover_to)), (w // 2, h // 2 - ui.s(40)),
-                40, colour, "center")
+                40, TEXT, "center")
         ui.text(surface, tr("handover.hint"), (w // 2, h // 2 + ui.s(10)), 22, MUTED, "center")
         ui.button(surface, (w // 2 - ui.s(110), h // 2 + ui.s(50), ui.s(220), ui.s(44)), tr("handover.ready"),
                   self.finish_handover)
@@ -527,7 +528,7 @@ class BattleScene:
         if key != self._reach_key:
             self._reach_key = key
             opts = self.groups(d).get(self.group, []) if self.group else []
-            tiles = {self.points_at(d, o) for o in opts if o.tile is not None or o.path}
+            tiles = {self.points_at(d, o) for o in opts if o.target is None and (o.tile is not None or o.path)}
             tiles.discard(None)
             self._reach_layer = None
             if tiles:
@@ -614,7 +615,7 @@ class BattleScene:
         if not found:
             return
         o = found[0]
-        mouse = pygame.mouse.get_pos()
+        mouse = self.app.ui.mouse
         lines: list[tuple[str, tuple]] = [(self.option_label(o), ACCENT)]
         origin = self.actor_tile(d, o)
         if o.path:
@@ -829,9 +830,10 @@ class BattleScene:
             return
         lines = [f.name, tr("hud.health", hp=f.health[0], max=f.health[1]), side_name(f.side)]
         lines += [tr(f"marker.{m}", m.replace("_", " ")) for m in f.markers]
-        x, y = self.map_rect.x + ui.s(8), self.map_rect.y + ui.s(8)
         w = max(ui.font(18).size(t)[0] for t in lines) + ui.s(14)
-        box = pygame.Rect(x, y, w, len(lines) * ui.s(18) + ui.s(10))
+        h = len(lines) * ui.s(18) + ui.s(10)
+        x, y = self.map_rect.x + ui.s(8), self.map_rect.bottom - h - ui.s(28)
+        box = pygame.Rect(x, y, w, h)
         pygame.draw.rect(surface, (14, 15, 20), box, border_radius=ui.s(4))
         pygame.draw.rect(surface, side_colour(f.side), box, 1, border_radius=ui.s(4))
         for i, t in enumerate(lines):

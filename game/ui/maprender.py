@@ -178,9 +178,14 @@ def tiles_surface(loaded, tw: int, th: int) -> pygame.Surface:
 
 def render_base(bf: Battlefield, loaded) -> pygame.Surface:
     tw, th = base_tile_size(bf, loaded)
-    if loaded is None or not loaded.layers:
+    if not has_art(loaded):
         return terrain_surface(bf, tw, th)
     return tiles_surface(loaded, tw, th)
+
+
+def has_art(loaded) -> bool:
+    """A map with at least one visible painted tile; otherwise its terrain colours are the picture."""
+    return loaded is not None and any(l.visible and np.any(l.gids) for l in loaded.layers)
 
 
 def load_map_picture(path: str | Path):
@@ -201,7 +206,7 @@ def thumbnail(path: str | Path, size: tuple[int, int]) -> pygame.Surface:
     loaded, bf = load_map_picture(path)
     k = min(size[0] / bf.width, size[1] / bf.height)
     cell = max(1, int(k))
-    if loaded is not None and loaded.layers:
+    if has_art(loaded):
         big = tiles_surface(loaded, max(2, cell * 2), max(2, cell * 2))
     else:
         big = terrain_surface(bf, cell, cell)

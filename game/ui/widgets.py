@@ -132,10 +132,14 @@ class UI:
 
     # --- per-frame widgets ----------------------------------------------------
 
+    def track(self, event: pygame.event.Event) -> None:
+        """Follow the pointer from events (the same under a real or a dummy video driver)."""
+        if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            self.mouse = event.pos
+
     def begin_frame(self) -> None:
         self.buttons = []
         self.inputs = []
-        self.mouse = pygame.mouse.get_pos()
 
     def button(self, surface: pygame.Surface, rect, label: str, on_click=None, *, tooltip: str = "",
                enabled: bool = True, selected: bool = False, icon: pygame.Surface | None = None,

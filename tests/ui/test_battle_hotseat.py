@@ -1,0 +1,164 @@
+"""A scripted hot-seat battle driven through the real loop with clicks and keys."""
+from __future__ import annotations
+
+import json
+
+import pygame
+import pytest
+
+from game.engine.battlefield import Battlefield
+from game.engine.match import Match
+from game.ui.battle import BattleScene
+from game.ui.settings import autosave_path
+
+from .driver import button_at, click, eisdrachen_match, move_to, press, shot, steps, tile_pos
+from .fake_rules import FakeRules
+
+
+def start(app, match, mode="hotseat", human_side=0):
+    scene = BattleScene(app, match, mode, human_side)
+    app.push(scene)
+    steps(app, 2)
+    return scene
+
+
+def test_hotseat_select_move_shoot_and_end_turn_with_clicks_and_keys(app, home):
+    match = eisdrachen_match(seed=5, width=14, height=10)
+    scene = start(app, match)
+    rules = match.rules
+    assert match.pending.kind == "initiative"
+    click(app, button_at(app, "Roll"))
+    assert match.pending.kind == "activate"
+    side = match.pending.side
+    mine = [f for f in rules.figures(match.state, side) if f.alive]
+    shooter = next(f for f in mine if f.name == "Fusilier")
+    click(app, tile_pos(scene, shooter.tile))
+    d = match.pending
+    assert d.kind == "action" and d.figure == shooter.id
+    # hover a reachable tile: the path and its length in pas and cm are shown
+    move = min((o for o in d.options if o.action == "move" and o.tile[1] == shooter.tile[1]),
+               key=lambda o: -abs(o.tile[0] - shooter.tile[0]))
+    move_to(app, tile_pos(scene, move.tile))
+    assert scene.hover_tile == move.tile
+    assert scene.candidates(d, move.tile) == [move]
+    shot(app, "hotseat_move_preview.png")
+    click(app, tile_pos(scene, move.tile))
+    moved = next(f for f in rules.figures(match.state, None) if f.id == shooter.id)
+    assert tuple(moved.tile) == move.tile
+    assert any(e.kind == "moved" for e in match.log)
+    # choose the shoot group by its hotkey, hover an enemy: LOS, cover and exact odds are there
+    d = match.pending
+    groups = list(scene.groups(d))
+    assert "shoot" in groups, groups
+    press(app, pygame.K_1 + groups.index("shoot"))
+    assert scene.group == "shoot"
+    target_opt = d.options[[o.action for o in d.options].index("shoot")]
+    target = next(f for f in rules.figures(match.state, side) if f.id == target_opt.target)
+    move_to(app, tile_pos(scene, target.tile))
+    odds = scene.odds(target_opt)
+    assert odds is not None and sum(odds.outcomes.values()) == 1
+    shot(app, "hotseat_shoot_preview.png")
+    dice_before = sum(1 for e in match.log if e.kind == "dice")
+    click(app, tile_pos(scene, target.tile))
+    assert match.answers[-1] == target_opt.key
+    assert sum(1 for e in match.log if e.kind == "dice") > dice_before
+    assert any("shoots" in line for line in scene.log_lines)
+    # the rest of the turn: each side activates a figure by clicking it and ends it with the key
+    turn = rules.turn(match.state)
+    for _ in range(40):
+        if rules.turn(match.state) != turn or match.over:
+            break
+        d = match.pending
+        if d.kind == "activate":
+            fig = next(f for f in rules.figures(match.state, d.side) if f.id == d.options[0].figure)
+            click(app, tile_pos(scene, fig.tile))
+        elif d.kind == "action":
+            press(app, pygame.K_e)
+        else:
+            click(app, button_at(app, scene.option_label(d.options[0])))
+    assert rules.turn(match.state) == turn + 1
+    saved = json.loads(autosave_path().read_text())
+    assert saved["answers"] == match.answers[:len(saved["answers"])]
+    assert saved["turn"] >= turn
+    shot(app, "hotseat_next_turn.png")
+
+
+def test_undo_takes_back_a_move_but_not_a_roll(app):
+    match = eisdrachen_match(seed=2, width=14, height=10)
+    scene = start(app, match)
+    click(app, button_at(app, "Roll"))
+    d = match.pending
+    fig = next(f for f in match.rules.figures(match.state, d.side) if f.id == d.options[0].figure)
+    click(app, tile_pos(scene, fig.tile))
+    move = next(o for o in match.pending.options if o.action == "move")
+    click(app, tile_pos(scene, move.tile))
+    n = len(match.answers)
+    press(app, pygame.K_z, pygame.KMOD_LCTRL)
+    assert len(match.answers) == n - 1
+    press(app, pygame.K_z, pygame.KMOD_LCTRL)
+    assert len(match.answers) == n - 1, "only the last answer may be undone"
+
+
+def fake_match(seed=1):
+    bf = Battlefield.open_ground(12, 8)
+    bf.spawn = {0: [(1, 2), (1, 5)], 1: [(10, 2), (10, 5)]}
+    rules = FakeRules()
+    return Match(bf, rules, rules.default_armies(bf), seed)
+
+
+def test_handover_hides_the_battlefield_when_a_secret_decision_changes_hands(app):
+    match = fake_match()
+    scene = start(app, match)
+    assert match.pending.kind == "bid" and match.pending.secret
+    assert scene.handover_to is None and scene.viewer == 0
+    click(app, button_at(app, "Bid 2"))
+    assert match.pending.side == 1
+    steps(app, 2)
+    assert scene.handover_to == 1
+    path = shot(app, "handover.png")
+    picture = pygame.image.load(str(path))
+    # nothing of the battlefield is drawn: no figure colour appears anywhere below the top stripe
+    colours = {tuple(picture.get_at((x, y)))[:3] for x in range(0, 1280, 8) for y in range(60, 720, 8)}
+    assert (70, 130, 230) not in colours and (220, 70, 60) not in colours
+    assert scene.log_lines == [] or all("2" not in line for line in scene.log_lines if "Bid" in line)
+    click(app, button_at(app, "I am ready"))
+    assert scene.handover_to is None and scene.viewer == 1
+    steps(app, 1)
+    # side 1 sees its own token face up and the enemy one face down; side 0's bid is not in its log
+    kinds = {t.owner: t.kind for t in scene.tokens}
+    assert kinds == {1: "real", 0: "unknown"}
+    assert not any(e.kind == "bid" and e.data["side"] == 0 for e in match.events_for(scene.viewer))
+    assert not any("bid" in line.lower() and "side blue" in line.lower() for line in scene.log_lines)
+
+
+def test_unknown_decision_kind_gets_a_generic_chooser(app):
+    match = fake_match()
+    scene = start(app, match)
+    click(app, button_at(app, "Bid 1"))
+    steps(app, 2)
+    if scene.handover_to is not None:
+        click(app, button_at(app, "I am ready"))
+    click(app, button_at(app, "Bid 0"))
+    steps(app, 2)
+    if scene.handover_to is not None:
+        click(app, button_at(app, "I am ready"))
+    assert match.pending.kind == "activate"
+    fig = next(f for f in match.rules.figures(match.state, None) if f.id == match.pending.options[0].figure)
+    click(app, tile_pos(scene, fig.tile))
+    assert match.pending.kind == "action"
+    click(app, button_at(app, "omen"))
+    assert match.pending.kind == "omen"
+    steps(app, 1)
+    labels = [b.label for b in app.ui.buttons]
+    assert any("left" in label for label in labels), labels
+    press(app, pygame.K_2)
+    assert match.answers[-1] == "omen:right"
+
+
+@pytest.mark.parametrize("lang,word", [("fr", "Tour"), ("en", "Turn")])
+def test_turn_indicator_speaks_the_chosen_language(app, lang, word):
+    from game.ui.i18n import set_language, tr
+    set_language(lang)
+    assert tr("hud.turn", n=1, max=12).startswith(word)
+    assert tr("action.melee") == ("Corps à corps" if lang == "fr" else "Melee")
+    set_language("en")

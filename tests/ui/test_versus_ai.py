@@ -1,0 +1,86 @@
+"""Versus the AI to the end, AI against AI in showcase mode, and the results screen."""
+from __future__ import annotations
+
+import pygame
+
+from game.engine.match import Match
+from game.rules import get as get_rules
+from game.ui.app import run
+from game.ui.battle import BattleScene
+from game.ui.scenes import ResultsScene
+
+from .driver import field, play_human, shot, steps, write_map
+
+
+def test_versus_ai_game_is_played_to_the_results_screen(app):
+    rules = get_rules("eisdrachen")
+    bf = field(14, 10)
+    match = Match(bf, rules, rules.default_armies(bf), 11, max_turns=2)
+    scene = BattleScene(app, match, "vs-ai", human_side=0)
+    app.push(scene)
+    ai_answers = 0
+    for _ in range(5000):
+        if isinstance(app.scene, ResultsScene):
+            break
+        d = match.pending
+        if d is not None and d.side == 0 and scene.handover_to is None and scene.human_turn():
+            play_human(app, scene, match)
+        else:
+            n = len(match.answers)
+            app.step()
+            ai_answers += len(match.answers) > n and d is not None and d.side == 1
+    assert isinstance(app.scene, ResultsScene)
+    assert match.outcome is not None
+    assert ai_answers > 0
+    steps(app, 2)
+    shot(app, "versus_ai_results.png")
+
+
+def test_ai_keeps_the_window_drawing_while_it_thinks(app):
+    rules = get_rules("eisdrachen")
+    bf = field(14, 10)
+    match = Match(bf, rules, rules.default_armies(bf), 3)
+    scene = BattleScene(app, match, "ai-vs-ai")
+
+    class SlowPlayer:
+        """Answers only when released, like an AI that thinks for a long time."""
+        def __init__(self):
+            import threading
+            self.release = threading.Event()
+
+        def choose(self, m, decision):
+            self.release.wait(5)
+            return decision.options[0].key
+
+    slow = SlowPlayer()
+    scene.ai_players = {0: slow, 1: slow}
+    app.push(scene)
+    frames = app.frames
+    steps(app, 20)
+    assert app.frames == frames + 20 and not match.answers
+    assert scene.ai_job is not None
+    slow.release.set()
+    for _ in range(200):
+        app.step()
+        if match.answers:
+            break
+    assert match.answers
+
+
+def test_showcase_mode_runs_the_loop_and_saves_a_screenshot(home, tmp_path):
+    tmx = write_map(tmp_path / "arena.tmx", 16, 10)
+    png = tmp_path / "showcase.png"
+    code = run({"map": str(tmx), "rules": "eisdrachen", "mode": "ai-vs-ai", "seed": 4, "lang": "fr",
+                "human_side": None, "frames": 90, "screenshot": str(png), "fps": 0})
+    assert code == 0
+    picture = pygame.image.load(str(png))
+    assert picture.get_size() == (1280, 720)
+
+
+def test_showcase_with_a_bad_map_reports_and_exits(home, tmp_path, capsys):
+    bad = tmp_path / "bad.tmx"
+    bad.write_text("<map orientation='isometric'", encoding="utf-8")
+    code = run({"map": str(bad), "rules": "eisdrachen", "mode": "ai-vs-ai", "seed": 1, "lang": "en",
+                "human_side": None, "frames": 5, "screenshot": None, "fps": 0})
+    assert code == 2
+    assert "bad.tmx" in capsys.readouterr().err
