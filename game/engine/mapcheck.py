@@ -35,7 +35,8 @@ def check_map(path: str | Path) -> list[Problem]:
         lm = load_map(path)
     except MapError as exc:
         file, _, place = exc.place.partition(": ")
-        return [Problem(file or path.name, place, exc.message, _fix_for(exc.message), "error")]
+        file, _, line = file.partition(", ")
+        return [Problem(file or path.name, place or line or "map", exc.message, _fix_for(exc.message), "error")]
     name = path.name
     problems = [Problem(name, i.place, i.message, i.fix, "warning") for i in lm.issues]
     bf = lm.battlefield

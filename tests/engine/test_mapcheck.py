@@ -26,14 +26,14 @@ def test_load_error_is_one_error_naming_file_and_place(tmp_path):
     path = write_map(tmp_path, tileset({}) + layer("g", [[1] * 6] * 4), orientation="isometric")
     (p,) = check_map(path)
     assert p.severity == "error" and p.file == "m.tmx" and "isometric" in p.message and p.fix
-    assert p.line().startswith("m.tmx: orientation 'isometric'")
+    assert p.place == "map" and p.line().startswith("m.tmx: map: orientation 'isometric'")
 
 
 def test_malformed_map_error_has_the_line(tmp_path):
     path = tmp_path / "bad.tmx"
     path.write_text("<map>\n<layer>\n</map>")
     (p,) = check_map(path)
-    assert p.severity == "error" and p.file == "bad.tmx, line 3"
+    assert p.severity == "error" and p.file == "bad.tmx" and p.place == "line 3"
 
 
 def test_missing_tileset_error_names_the_file(tmp_path):
