@@ -8,6 +8,7 @@ from .random_player import RandomPlayer
 
 TACTICAL: dict[str, str] = {
     "eisdrachen": "game.ai.eisdrachen:EisdrachenAI",
+    "kolaps": "game.ai.kolaps:KolapsAI",
 }
 
 AI_NAMES = ("random", "tactical")

@@ -49,6 +49,7 @@ class Ctx:
         self.dice = dice
         self.data = data
         self.events: list[Event] = []
+        self.answered = None            # the option just answered, to skip regenerating it
 
     @property
     def bf(self):

@@ -42,9 +42,11 @@ def run(ctx: Ctx) -> None:
             continue
         st = state.queue.pop(0)
         HANDLERS[st["op"]](ctx, st)
+        ctx.check_engagements()
 
 
 def answer(ctx: Ctx, option: Option) -> None:
+    ctx.answered = option
     ctx.state.choice = None
     ctx.state.queue[0]["answer"] = option.key
     run(ctx)
@@ -273,18 +275,19 @@ def op_activation(ctx: Ctx, st: dict) -> None:
     if st.get("preset"):
         execute(ctx, ch, st, st.pop("preset"))
         return
-    opts = action_options(ctx, ch, st)
     if "answer" in st:
         key = st.pop("answer")
-        option = next((o for o in opts if o.key == key), None)
+        option = ctx.answered if ctx.answered is not None and ctx.answered.key == key else next(
+            (o for o in action_options(ctx, ch, st) if o.key == key), None)
         if option is not None and needs_target_check(st, option):
             st["checked"] = True
             if not ctx.passes(ch, 3, "reaction_target", "5.20"):
                 st["only_target"] = st["attacker"]
                 push(ctx, st)
                 return
-        execute(ctx, ch, st, key)
+        execute(ctx, ch, st, key, option)
         return
+    opts = action_options(ctx, ch, st)
     wait(ctx, st, Decision(controller(ch), "action", tuple(opts), figure=ch.id,
                            info={"rule": "5.2", "mode": st["mode"], "attacker": st.get("attacker")}))
 
@@ -346,10 +349,10 @@ def move_steps(ch: Character, path, window: bool) -> list[dict]:
     return out
 
 
-def execute(ctx: Ctx, ch: Character, st: dict, key: str) -> None:
+def execute(ctx: Ctx, ch: Character, st: dict, key: str, option: Option | None = None) -> None:
     """Carry out the chosen option: immediate effects now, the rest as queued steps."""
-    opts = {o.key: o for o in action_options(ctx, ch, st)}
-    option = opts.get(key)
+    if option is None:
+        option = next((o for o in action_options(ctx, ch, st) if o.key == key), None)
     if option is None:
         ctx.ev("action", "5.2", figure=ch.id, action="none", reason="no longer legal")
         return

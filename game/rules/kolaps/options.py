@@ -140,6 +140,15 @@ def strike_targets(ctx: Ctx, ch: Character, tile, act: dict, moving: bool) -> li
     return out
 
 
+def static_attacks(ctx: Ctx, ch: Character, act: dict) -> list[Option]:
+    """Shots, bursts, throws and strikes from where the character stands."""
+    out = [Option(f"{kind}:{t.id}", kind, ch.id, t.tile, t.id, value=ch.ready_weapon)
+           for t, kind in shot_targets(ctx, ch, ch.tile, act, moving=False)]
+    out += [Option(f"strike:{t.id}:{wname}", "strike", ch.id, t.tile, t.id, value=wname)
+            for t, wname in strike_targets(ctx, ch, ch.tile, act, moving=False)]
+    return out
+
+
 def tile_key(tile) -> str:
     return f"{tile[0]},{tile[1]}"
 
@@ -207,10 +216,8 @@ def action_options(ctx: Ctx, ch: Character, act: dict) -> list[Option]:
         return opts
     if state != MUTINOUS and not only_offensive and behind_cover(ctx.bf, ch.tile):
         add(Option("ambush", "ambush", ch.id))
-    for t, kind in shot_targets(ctx, ch, ch.tile, act, moving=False):
-        add(Option(f"{kind}:{t.id}", kind, ch.id, t.tile, t.id, value=ch.ready_weapon))
-    for t, wname in strike_targets(ctx, ch, ch.tile, act, moving=False):
-        add(Option(f"strike:{t.id}:{wname}", "strike", ch.id, t.tile, t.id, value=wname))
+    for o in static_attacks(ctx, ch, act):
+        add(o)
     if ch.prone:
         return opts
     shots = [t for t, kind in shot_targets(ctx, ch, ch.tile, act, moving=True)]
