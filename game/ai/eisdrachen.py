@@ -11,7 +11,7 @@ import random
 from fractions import Fraction
 
 from ..engine import space
-from ..engine.decision import Decision, Option
+from ..engine.decision import Decision
 from ..engine.match import Match
 from ..rules.eisdrachen import actions as act
 from ..rules.eisdrachen.combat import weapon

@@ -629,3 +629,37 @@ def test_invariants_catch_shared_tiles_and_bad_pv():
     s.figure("a").pv = 9
     problems = RULES.check_invariants(s)
     assert any("shares" in p for p in problems) and any("PV 9" in p for p in problems)
+
+
+def test_invariants_catch_statuses_outliving_their_window():
+    s = build(unit("a", 0, (0, 0)), unit("b", 1, (10, 0)), turn=5)
+    s.figure("a").add_status("emp", [4])
+    assert any("outlived" in p for p in RULES.check_invariants(s))
+
+
+def test_end_of_turn_removes_statuses_whose_last_turn_has_passed():
+    s = build(unit("a", 0, (0, 0)), unit("b", 1, (10, 0)), turn=4)
+    a = s.figure("a")
+    a.add_status("emp", [5, 6])
+    a.add_status("lucky", [4])
+    RULES._end_turn(s, [])
+    assert a.statuses == {"emp": [5, 6]}
+    s.turn = 6
+    RULES._end_turn(s, [])
+    assert a.statuses == {}
+
+
+def test_a_roster_with_an_unknown_rank_is_refused_with_a_clear_message():
+    from game.errors import RulesError
+    bf = Battlefield.open_ground(10, 10)
+    with pytest.raises(RulesError, match="unknown rank 'Général'"):
+        RULES.new_state(bf, [Army(0, "A", [{"rank": "Général"}]), Army(1, "B", [{}])], 12)
+
+
+def test_default_rosters_spawn_on_the_map_spawn_zones():
+    bf = Battlefield.open_ground(24, 24)
+    bf.spawn = {0: [(1, y) for y in range(24)], 1: [(22, y) for y in range(24)]}
+    s = RULES.new_state(bf, RULES.default_armies(bf), 12)
+    assert {f.tile[0] for f in s.figures if f.side == 0} == {1}
+    assert {f.tile[0] for f in s.figures if f.side == 1} == {22}
+    assert len(s.figures) == 10 and RULES.check_invariants(s) == []

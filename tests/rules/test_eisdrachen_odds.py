@@ -4,7 +4,6 @@ from __future__ import annotations
 import math
 from fractions import Fraction as Fr
 
-from game.engine.battlefield import Battlefield
 from game.engine.dice import Dice, ScriptedDice, binomial
 from game.rules.eisdrachen import actions as act
 from game.rules.eisdrachen.combat import dodge_on, grenade_hit, strike, weapon

@@ -11,7 +11,7 @@ from ...engine.battlefield import Battlefield, Door, Tile
 from ...engine.decision import Option
 from ...engine.dice import Dice
 from ...engine.events import Event
-from .combat import dodge_on, grenade_hit, lose_pv, resolve_attacks, shot_attacks, strike, weapon
+from .combat import dodge_on, grenade_hit, lose_pv, resolve_attacks, shot_attacks, weapon
 from ...engine.tokens import Token, discovers, triggered
 from .state import Emplacement, Figure, State, const
 
@@ -167,7 +167,7 @@ def action_options(state: State, fig: Figure) -> list[Option]:
         for d in DIRECTIONS:
             t = jump_target(state, fig, d)
             if t is not None:
-                opts.append(Option(f"jump:{tile_key(t)}", "jump", fid, t, value=list(d)))
+                opts.append(Option(f"jump:{tile_key(t)}", "jump", fid, t, value=d))
 
     enemies = visible_enemies(state, fig)
     # 4.3 Shoot, 4.7 Sniper
@@ -561,7 +561,3 @@ def repair_or_sabotage(state: State, fig: Figure, option: Option, events: list) 
     bf.door[y, x] = Door.OPEN
     events.append(Event("sabotage", {"figure": fig.id, "door": list(option.tile), "open": True}, rule="4.13"))
 
-
-__all__ = ["action_options", "contact_options", "token_options", "flee_options", "walk", "shoot", "grenade",
-           "jump", "pray", "heal", "alarm", "pick_up", "repair_or_sabotage", "leave_hiding", "discover",
-           "check_tokens", "strike", "may_alarm_riposte", "blast_victims", "sight_for", "set_status"]

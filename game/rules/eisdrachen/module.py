@@ -15,13 +15,13 @@ from pathlib import Path
 from ...engine import space
 from ...engine.battlefield import Battlefield, Tile
 from ...engine.decision import Decision, Option
-from ...engine.dice import Dice
+from ...engine.dice import Dice, mean
 from ...engine.events import Event
 from ...errors import RulesError
 from ..base import Army, FigureView, Odds, Outcome, RuleModule, TokenView
 from . import actions as act
 from .combat import dodge_on, melee_profile, shot_attacks, strike, weapon
-from .odds import attack_loss, kill_chance, labelled, mean, melee_losses, mixture
+from .odds import attack_loss, kill_chance, labelled, melee_losses, mixture
 from ...engine.tokens import Token
 from .state import DATA_FILE, SIDE_PREFIX, Emplacement, Figure, Item, State, const, data
 
@@ -322,7 +322,8 @@ class Eisdrachen(RuleModule):
                 fig = state.figure(state.active)
                 if fig.alive and state.actions_left > 0:
                     return
-                events.append(Event("activation_end", {"figure": fig.id}, rule="3.2"))
+                events.append(Event("activation_end", {"figure": fig.id},
+                                    visible_to=fig.side if fig.hidden else None, rule="3.2"))
                 state.active, state.actions_left, state.phase = None, 0, "activate"
                 other = 1 - fig.side
                 state.to_act = other if self._waiting(state, other) else fig.side
@@ -533,6 +534,11 @@ class Eisdrachen(RuleModule):
                 problems.append(f"{f.id}: hidden with an enemy within 3 pas")
             if not f.hidden and f.hide_count:
                 problems.append(f"{f.id}: hiding counter {f.hide_count} while not hidden")
+            expired = sorted(k for k, turns in f.statuses.items() if not turns or min(turns) < state.turn)
+            if expired:
+                problems.append(f"{f.id}: statuses {expired} outlived their turns")
+            if f.allowance < 0 or (f.id == state.active and state.actions_left < 0):
+                problems.append(f"{f.id}: negative action count")
         if state.phase == "action" and not state.over and not state.sub:
             if state.active is None or not state.figure(state.active).alive:
                 problems.append("action phase without a living active figure")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
-from ...engine.dice import Dist, add, binomial, compound, mean, with_reroll
-from .combat import dodge_on, wound_fails_on
+from ...engine.dice import Dist, binomial, compound, with_reroll
+from .combat import wound_fails_on
 
 
 def p_dodge(needed: int | None, reroll: bool) -> Fraction:
@@ -61,6 +61,3 @@ def mixture(parts: list[tuple[Fraction, Dist]]) -> Dist:
             out[k] = out.get(k, Fraction(0)) + w * p
     return out
 
-
-__all__ = ["attack_loss", "labelled", "kill_chance", "melee_losses", "mixture", "mean", "add", "dodge_on",
-           "p_dodge", "p_wound"]
