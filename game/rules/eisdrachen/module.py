@@ -126,7 +126,8 @@ class Eisdrachen(RuleModule):
                 state.items.append(Item(state.new_id("i"), name, t))
         for obj in bf.objects_of("trap"):
             owner = int(obj.properties.get("owner", -1))
-            real = not bool(obj.properties.get("decoy", False))
+            decoy = obj.properties.get("decoy", False)
+            real = not (decoy is True or str(decoy).strip().lower() in ("true", "1", "yes"))
             for t in obj.tiles:
                 state.tokens.append(Token(state.new_id("t"), t, owner, real))
 
