@@ -698,6 +698,55 @@ def render(m: Grid, pics: dict[str, np.ndarray], scale: int) -> np.ndarray:
     return out
 
 
+FEATURE_COLOURS = [  # (array test, colour): later entries are drawn over earlier ones
+    (lambda bf: bf.terrain_cost > 1, (150, 120, 80)),
+    (lambda bf: bf.cover == 1, (140, 200, 110)),
+    (lambda bf: bf.cover == 2, (40, 130, 40)),
+    (lambda bf: bf.hiding, (190, 160, 220)),
+    (lambda bf: bf.trap_spot, (250, 150, 40)),
+    (lambda bf: bf.deep_water, (30, 60, 170)),
+    (lambda bf: bf.blocks_move & ~bf.blocks_sight, (120, 120, 120)),
+    (lambda bf: bf.blocks_sight & ~bf.blocks_move, (70, 90, 60)),
+    (lambda bf: bf.blocks_move & bf.blocks_sight, (30, 30, 30)),
+    (lambda bf: bf.crawl_gap, (220, 60, 160)),
+    (lambda bf: bf.climbable, (230, 200, 40)),
+    (lambda bf: bf.perch, (255, 240, 150)),
+    (lambda bf: bf.door == 1, (200, 140, 90)),
+    (lambda bf: bf.door >= 2, (130, 70, 20)),
+    (lambda bf: bf.door == 3, (240, 30, 30)),
+    (lambda bf: bf.hazard > 0, (255, 90, 0)),
+]
+
+
+def render_features(path: Path, scale: int) -> np.ndarray:
+    """How the game reads a map: each tile coloured by its strongest feature, spawns outlined."""
+    from game.engine.tiled import load_battlefield
+    bf = load_battlefield(path)
+    img = np.full((bf.height, bf.width, 3), 235, np.uint8)
+    for test, colour in FEATURE_COLOURS:
+        img[test(bf)] = colour
+    for side, colour in SIDE_COLOURS.items():
+        for x, y in bf.spawn.get(side, []):
+            img[y, x] = (np.array(img[y, x], int) + colour) // 2
+    return np.repeat(np.repeat(img, scale, 0), scale, 1)
+
+
+def feature_legend() -> None:
+    pygame.font.init()
+    font = pygame.font.Font(None, 18)
+    names = ["terrain_cost > 1", "cover light", "cover heavy", "hiding place", "trap spot", "deep water",
+             "blocks move only", "blocks sight only", "wall (move + sight)", "crawl-only gap", "climbable",
+             "perch", "door open", "door closed", "door locked", "hazard"]
+    surf = pygame.Surface((4 * 160, 4 * 22 + 8))
+    surf.fill((250, 248, 240))
+    for i, ((_, colour), name) in enumerate(zip(FEATURE_COLOURS, names)):
+        x, y = 8 + (i // 4) * 160, 6 + (i % 4) * 22
+        pygame.draw.rect(surf, colour, (x, y, 16, 16))
+        pygame.draw.rect(surf, (0, 0, 0), (x, y, 16, 16), 1)
+        surf.blit(font.render(name, True, (20, 20, 20)), (x + 22, y + 2))
+    pygame.image.save(surf, str(ROOT / "docs/img/feature_legend.png"))
+
+
 def tileset_sheet(pics: dict[str, np.ndarray]) -> None:
     """The tileset with each tile's label and properties, for docs/maps.md."""
     pygame.font.init()
@@ -763,11 +812,14 @@ def main() -> int:
     write_tileset(pics)
     write_project()
     tileset_sheet(pics)
+    feature_legend()
     for name, (make, props) in MAPS.items():
         m = make()
         write_map(name, m, props)
         scale = 16 if m.w <= 32 else 8 if m.w <= 64 else 4
         save_png(render(m, pics, scale), ROOT / "docs/img" / f"{name}.png")
+        if name == "ruined_town":
+            save_png(render_features(ROOT / "maps" / f"{name}.tmx", scale), ROOT / "docs/img/ruined_town_features.png")
         print(f"maps/{name}.tmx {m.w}×{m.h}, {len(m.objects)} objects")
     return 0
 

@@ -1039,8 +1039,10 @@ class _Loader:
             mask = np.zeros((bf.height, bf.width), dtype=bool)
             for tx, ty in tiles:
                 mask[ty, tx] = True
-            own = self.feature_values({k: v for k, v in props.items() if k != "type"}, place) \
-                if kind not in ("door", "cover", "exit") else {}
+            own_props = dict(props)
+            if kind in TERRAIN_PRESETS:
+                own_props.setdefault("terrain", kind)
+            own = self.feature_values(own_props, place) if kind not in ("door", "cover", "exit") else {}
             if group_features:
                 self.apply(bf, mask, group_features)
             if kind == "wall":

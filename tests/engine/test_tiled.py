@@ -236,6 +236,12 @@ def test_area_objects_mark_walls_cover_doors_exits_and_features(tmp_path):
     assert bf.deep_water[0, 3]
 
 
+def test_object_class_named_after_a_terrain_preset_applies_it(tmp_path):
+    body = tileset({}) + layer("g", ground()) + objects("o", obj(1, "rough", 0, 0, 64, 32))
+    bf = load_battlefield(write_map(tmp_path, body))
+    assert bf.terrain_cost[0, :2].tolist() == [1.5, 1.5] and bf.terrain_cost.sum() == 24 + 1.0
+
+
 def test_object_type_may_be_given_as_tiled_class(tmp_path):
     body = tileset({}) + layer("g", ground()) + objects(
         "o", '<object id="1" class="spawn" x="0" y="0" width="32" height="32">'

@@ -1,0 +1,51 @@
+"""Maps folders: the shipped maps and the player's own folder, listed with name, size and scale."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from game.engine.mapfolders import list_maps, map_dirs, read_entry, user_maps_dir
+
+
+def test_user_maps_folder_follows_escarmouche_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("ESCARMOUCHE_HOME", str(tmp_path))
+    assert user_maps_dir() == tmp_path / "data" / "maps"
+    assert not user_maps_dir().exists()
+    dirs = map_dirs(create_user_dir=True)
+    assert dirs[-1] == tmp_path / "data" / "maps" and dirs[-1].is_dir()
+    assert dirs[0].name == "maps" and (dirs[0] / "ruined_town.tmx").is_file()
+
+
+def test_list_maps_gives_shipped_maps_then_user_maps(tmp_path, monkeypatch):
+    monkeypatch.setenv("ESCARMOUCHE_HOME", str(tmp_path))
+    user = tmp_path / "data" / "maps"
+    user.mkdir(parents=True)
+    (user / "mine.tmx").write_text('<map orientation="orthogonal" width="30" height="20" tilewidth="32" '
+                                   'tileheight="32"><properties><property name="cm_per_tile" type="float" '
+                                   'value="5"/></properties></map>')
+    (user / "notes.json").write_text(json.dumps({"hello": 1}))
+    (user / "broken.tmx").write_text("<map")
+    entries = list_maps()
+    shipped = [e for e in entries if e.shipped]
+    mine = [e for e in entries if not e.shipped]
+    assert {e.path.name for e in shipped} >= {"ruined_town.tmx", "forest_village.tmx",
+                                              "great_battlefield.tmx", "sky_deck.tmx"}
+    assert entries.index(shipped[-1]) < entries.index(mine[0])
+    assert [(e.path.name, e.name, e.size, e.cm_per_tile) for e in mine if not e.error] == \
+        [("mine.tmx", "mine", (30, 20), 5.0)]
+    (broken,) = [e for e in mine if e.error]
+    assert broken.path.name == "broken.tmx"
+    assert Path(os.fspath(mine[0])) == mine[0].path
+
+
+def test_shipped_entry_reads_name_size_and_scale():
+    town = read_entry(Path(__file__).resolve().parents[2] / "maps" / "ruined_town.tmx")
+    assert (town.name, town.size, town.cm_per_tile) == ("Ville en ruines", (24, 24), 2.5)
+
+
+def test_json_map_entry(tmp_path):
+    path = tmp_path / "m.tmj"
+    path.write_text(json.dumps({"type": "map", "width": 8, "height": 6, "properties": [
+        {"name": "name", "type": "string", "value": "Désert"}]}))
+    assert read_entry(path).name == "Désert" and read_entry(path).size == (8, 6)
