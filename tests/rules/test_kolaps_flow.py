@@ -1,0 +1,160 @@
+"""KOLAPS turn flow through the decision protocol: interrupts, reactions, hidden information, whole matches."""
+from __future__ import annotations
+
+from game.ai.kolaps import KolapsAI
+from game.ai.random_player import RandomPlayer
+from game.engine.battlefield import Battlefield
+from game.engine.dice import ScriptedDice
+from game.engine.match import Match
+
+from tests.rules.kolaps_helpers import RULES, answer_step, armies, ctx_for, fig, make_state, run_steps
+
+
+def activation(cid, mode="regular", **extra):
+    return {"op": "activation", "fig": cid, "mode": mode, "stage": "start", **extra}
+
+
+def test_ambush_is_offered_secretly_to_the_ambusher_when_the_enemy_declares():
+    state = make_state([fig("A1", "veteran", (5, 5), morale=5, offensive=True)],
+                       [fig("B1", "trooper", (15, 5), morale=5)])
+    state.bf.cover[6, 5] = 2
+    ctx = ctx_for(state, [])
+    run_steps(ctx, activation("A1"))
+    answer_step(ctx, "ambush")
+    a1 = state.chars["A1"]
+    assert a1.ambush_armed and a1.did_offensive_action_this_turn
+    declared = [e for e in ctx.events if e.kind == "ambush_declared"]
+    assert declared and all(e.visible_to == 0 for e in declared)
+    assert all(e.visible_to == 0 for e in ctx.events if e.kind == "action" and e.data["action"] == "ambush")
+    assert "embuscade" not in next(f for f in RULES.figures(state, 1) if f.id == "A1").markers
+    assert "embuscade" in next(f for f in RULES.figures(state, 0) if f.id == "A1").markers
+    # B1 activates and walks: window W1 goes to side 0, as a secret decision
+    ctx = ctx_for(state, [2, 2])              # the ambush shot (2D6 at 3+) misses without a 1
+    run_steps(ctx, activation("B1"))
+    assert state.choice.kind == "action" and state.choice.side == 1
+    answer_step(ctx, "walk:16,5")
+    assert state.choice.kind == "ambush" and state.choice.side == 0 and state.choice.secret
+    assert state.choice.info["window"] == "W1"
+    keys = [o.key for o in state.choice.options]
+    assert "amb:A1:shoot:B1" in keys and keys[-1] == "pass"
+    answer_step(ctx, "amb:A1:shoot:B1")
+    assert not a1.ambush_armed and a1.fatigue == 1
+    assert any(e.kind == "dice" and e.data["figure"] == "A1" and e.data["purpose"] == "action" for e in ctx.events)
+    assert state.chars["B1"].tile == (16, 5) and state.choice is None   # the walk resumed and ended
+
+
+def test_knife_carrier_in_contact_strikes_first_during_the_enemy_activation():
+    state = make_state([fig("A1", "trooper", (5, 5), morale=5, offensive=True)],
+                       [fig("B1", "trooper", (6, 5), morale=5)])
+    state.chars["A1"].knife_foes = ["B1"]
+    ctx = ctx_for(state, [2, 2])               # knife strike 2D6 at 4+: fails (no 1)
+    run_steps(ctx, activation("B1"))
+    assert state.choice.kind == "knife" and state.choice.side == 0
+    answer_step(ctx, "knife:A1")
+    a1 = state.chars["A1"]
+    assert a1.activated_this_turn and a1.did_offensive_action_this_turn
+    attack = next(e for e in ctx.events if e.kind == "attack")
+    assert attack.data["weapon"] == "knife" and attack.data["figure"] == "A1"
+    # the interrupted enemy resumes its own activation, and owes no reaction
+    assert state.choice.kind == "action" and state.choice.figure == "B1"
+    assert state.reactions == []
+
+
+def test_forced_reaction_then_alternation_passes_to_the_opponent_of_the_last_actor():
+    bf = Battlefield.open_ground(30, 10)
+    m = Match(bf, RULES, armies([fig("A1", "veteran", (2, 2), morale=5), fig("A2", "trooper", (2, 6), morale=5)],
+                                [fig("B1", "trooper", (10, 2), morale=5), fig("B2", "trooper", (27, 8), morale=5)]),
+              seed=3)
+    m.dice = ScriptedDice([5, 4])                # roll-off: side 0 speaks first
+    m.answer("begin")
+    while m.pending.kind == "bid":
+        m.answer("bid:2" if m.pending.info["high_bid"] is None else "bid:0")
+    while m.pending.kind == "offensive":
+        m.answer(m.pending.options[0].key)
+    assert m.state.attacker == 0
+    m.answer("start:me")
+    m.answer("activate:A1")
+    # veteran (3+) shoots B1 (CIB 2) at 20 cm: 2D6; hit; severity 1 location 1; secondary 2C6 succeeds
+    m.dice = ScriptedDice([4, 5, 1, 1, 6, 6])
+    m.answer("shoot:B1")
+    d = m.pending
+    assert d.kind == "action" and d.figure == "B1" and d.info["mode"] == "reaction"
+    assert m.state.chars["A1"].aff == m.state.chars["B1"].aff == 1
+    m.answer("end")
+    d = m.pending
+    assert d.kind == "activate" and d.side == 0          # B reacted last: A plays next
+    assert [o.figure for o in d.options] == ["A2"]
+
+
+def test_bids_are_secret_decisions_with_private_then_revealed_events():
+    bf = Battlefield.open_ground(30, 10)
+    m = Match(bf, RULES, RULES.default_armies(bf), seed=5)
+    m.answer("begin")
+    d = m.pending
+    assert d.kind == "bid" and d.secret
+    events = m.answer(d.options[1].key)
+    private = [e for e in events if e.kind == "bid"]
+    assert private and private[0].visible_to == d.side
+    assert not any(e.kind == "bid" for e in m.events_for(1 - d.side))
+
+
+def test_head_ko_before_activating_skips_this_turn_and_the_next():
+    state = make_state([fig("A1", "trooper", (0, 0))], [fig("B1", "veteran", (10, 0), morale=6)])
+    v = state.chars["B1"]
+    ctx = ctx_for(state, [])
+    ctx.knock_out(v, 2)
+    assert v.activated_this_turn and v.ko_activations_left == 1
+    state.turn = 2
+    v.activated_this_turn = False
+    state.attacker, state.defender = 0, 1
+    ctx = ctx_for(state, [])
+    run_steps(ctx, {"op": "first_player", "answer": "start:me"})
+    assert v.activated_this_turn and v.ko_activations_left == 0
+
+
+def test_routing_character_runs_off_the_nearest_edge_and_is_a_casualty():
+    state = make_state([fig("A1", "recruit", (3, 10), morale=1), fig("A0", "avatar", (20, 10))],
+                       [fig("B1", "trooper", (30, 10))])
+    state.chars["A1"].morale_state = "routing"
+    ctx = ctx_for(state, [])
+    run_steps(ctx, activation("A1"))
+    answer_step(ctx, "flee")
+    a1 = state.chars["A1"]
+    assert not a1.in_play and a1.casualty == "fled" and a1.tile[0] == 0
+
+
+def play(seed, players, bf=None, max_turns=0):
+    bf = bf or ruined_field()
+    m = Match(bf, RULES, RULES.default_armies(bf), seed, max_turns=max_turns)
+    kinds = set()
+    while m.pending is not None:
+        d = m.pending
+        kinds.add(d.kind)
+        m.answer(players[d.side].choose(m, d))
+        assert RULES.check_invariants(m.state) == []
+    return m, kinds
+
+
+def ruined_field():
+    bf = Battlefield.open_ground(30, 20)
+    bf.cover[8:12, 10] = 1
+    bf.cover[5, 15:18] = 2
+    bf.cover[12:14, 20] = 1
+    bf.blocks_move[14, 12:16] = True
+    bf.blocks_sight[14, 12:16] = True
+    return bf
+
+
+def test_full_match_ai_against_random_ends_with_an_outcome():
+    m, kinds = play(2, [KolapsAI(1), RandomPlayer(2)])
+    assert m.outcome is not None and m.state.turn <= m.max_turns
+    assert {"start", "bid", "activate", "action", "first_player"} <= kinds
+
+
+def test_same_seed_and_answers_give_the_same_digest():
+    m1, _ = play(4, [RandomPlayer(7), RandomPlayer(8)], max_turns=3)
+    bf = ruined_field()
+    m2 = Match(bf, RULES, RULES.default_armies(bf), 4, max_turns=3)
+    for key in m1.answers:
+        m2.answer(key)
+    assert m2.digest() == m1.digest() and m2.outcome == m1.outcome
