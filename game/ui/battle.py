@@ -11,6 +11,7 @@ import math
 import threading
 import time
 from collections import OrderedDict
+from fractions import Fraction
 from pathlib import Path
 
 import pygame
@@ -32,6 +33,7 @@ from .widgets import ACCENT, BAD, BG, GOOD, MUTED, PANEL, TEXT, side_colour
 AREA_KEYS = ("radius", "blast_radius", "blast")
 LANDING_KEYS = ("landings", "landing_tiles", "tiles")
 CHOOSER_PAGE = 10
+PERCENT_DETAILS = ("kill", "attacker_killed", "chance", "success", "hit")
 
 
 class AIJob:
@@ -194,6 +196,9 @@ class BattleScene:
                 break
         if self.group is None and len(groups) == 1:
             self.group = next(iter(groups))
+        actor = self.figure(d.figure) if d.figure else None
+        if actor is not None and not self.map_rect.collidepoint(self.view.tile_centre(actor.tile)):
+            self.centre_on_actor()
         pointing = [o for o in d.options if self.points_at(d, o) is not None]
         if d.kind not in ("action", "activate") and len(pointing) < len(d.options):
             self.chooser = list(d.options)
@@ -265,7 +270,7 @@ class BattleScene:
             parts.append(self.names.get(o.target, str(o.target)))
         if o.figure is not None and o.action in ("activate",):
             parts.append(self.names.get(o.figure, str(o.figure)))
-        if o.tile is not None:
+        if o.tile is not None and o.target is None:
             parts.append(f"({o.tile[0]},{o.tile[1]})")
         if o.value is not None and not isinstance(o.value, (dict, list, tuple)):
             parts.append(tr(f"term.{o.value}", str(o.value)))
@@ -462,6 +467,7 @@ class BattleScene:
             f = mine[0] if mine else None
         if f is not None:
             self.view.centre = (f.tile[0] + 0.5, f.tile[1] + 0.5)
+            self.view.pan_pixels(0, 0)
 
     # --- drawing -----------------------------------------------------------------------
 
@@ -642,6 +648,7 @@ class BattleScene:
             lines.append((tr(f"odds.title.{odds.title}", odds.title) if odds.title else tr("hud.odds"), ACCENT))
             for label, p in odds.outcomes.items():
                 lines.append((f"{odds_label(label)}  {float(p) * 100:.1f} %", TEXT))
+            lines += [(text, MUTED) for text in self.detail_lines(odds.details or {})]
         width = max(ui.font(18).size(text)[0] for text, _ in lines) + ui.s(14)
         height = len(lines) * ui.s(18) + ui.s(10)
         x = min(mouse[0] + ui.s(18), self.map_rect.right - width - 2)
@@ -662,12 +669,37 @@ class BattleScene:
                 self.say(tr("status.odds_failed", error=str(e)), bad=True)
         return self._odds_cache[o.key]
 
+    def detail_lines(self, details: dict) -> list[str]:
+        """The module's extra exact figures in words: chances as %, means as decimals, per-figure values."""
+        out = []
+        for key, value in details.items():
+            label = tr(f"odds.detail.{key}", key.replace("_", " "))
+            if isinstance(value, bool) or value is None:
+                continue
+            if isinstance(value, dict) and value:
+                if all(isinstance(k, str) and ":" in k for k in value):
+                    out.append(label + " :")
+                    out += [f"  {odds_label(k)}  {float(p) * 100:.1f} %" for k, p in value.items()]
+                elif all(k in self.names for k in value):
+                    out += [f"{label} · {self.names[fid]} : {float(v):.2f}" for fid, v in value.items()
+                            if isinstance(v, (int, float, Fraction))]
+            elif isinstance(value, (int, float, Fraction)):
+                if key in PERCENT_DETAILS:
+                    out.append(f"{label} : {float(value) * 100:.1f} %")
+                else:
+                    out.append(f"{label} : {_fmt(round(float(value), 2))}")
+        return out[:14]
+
     def draw_area(self, surface: pygame.Surface, o: Option, odds) -> None:
         """Grenade-like previews: where the throw may land and the blast radius, when the rules say."""
         details = odds.details or {}
         value = o.value if isinstance(o.value, dict) else {}
         radius = next((details.get(k) or value.get(k) for k in AREA_KEYS if details.get(k) or value.get(k)), None)
-        landings = next((details[k] for k in LANDING_KEYS if isinstance(details.get(k), (list, tuple))), [])
+        landings = list(next((details[k] for k in LANDING_KEYS if isinstance(details.get(k), (list, tuple))), []))
+        for key in odds.outcomes:
+            name, _, where = str(key).partition(":")
+            if name == "landing" and "," in where:
+                landings.append(where.split(","))
         for t in landings:
             try:
                 pygame.draw.rect(surface, (255, 160, 60), self.view.tile_rect((int(t[0]), int(t[1]))), 1)

@@ -48,7 +48,13 @@ class MapView:
         self._clamp()
 
     def _clamp(self) -> None:
-        self.centre = (min(max(self.centre[0], 0), self.grid[0]), min(max(self.centre[1], 0), self.grid[1]))
+        """Keep the map filling the view when it is larger, centred when it is smaller."""
+        out = []
+        for c, n, px in ((self.centre[0], self.grid[0], self.viewport.w), (self.centre[1], self.grid[1],
+                                                                           self.viewport.h)):
+            half = px / self.cell / 2
+            out.append(n / 2 if n <= 2 * half else min(max(c, half), n - half))
+        self.centre = (out[0], out[1])
 
     def to_world(self, pos) -> tuple[float, float]:
         c = self.cell

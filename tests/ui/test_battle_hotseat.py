@@ -162,3 +162,40 @@ def test_turn_indicator_speaks_the_chosen_language(app, lang, word):
     assert tr("hud.turn", n=1, max=12).startswith(word)
     assert tr("action.melee") == ("Corps à corps" if lang == "fr" else "Melee")
     set_language("en")
+
+
+def test_wheel_zooms_and_arrows_and_drag_pan_the_map(app):
+    match = eisdrachen_match(seed=3, width=40, height=30)
+    scene = start(app, match)
+    view = scene.view
+    zoom = view.zoom
+    centre = (scene.map_rect.x + 150, scene.map_rect.y + 120)   # clear of the initiative chooser
+    move_to(app, centre)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
+    app.step()
+    pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
+    app.step()
+    assert view.zoom > zoom
+    before = view.centre
+    press(app, pygame.K_RIGHT)
+    assert view.centre[0] > before[0]
+    before = view.centre
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=centre, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(centre[0] + 60, centre[1] + 40), rel=(60, 40),
+                                         buttons=(1, 0, 0)))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(centre[0] + 60, centre[1] + 40), button=1))
+    answers = len(match.answers)
+    app.step()
+    assert view.centre[0] < before[0] and view.centre[1] < before[1]
+    assert len(match.answers) == answers, "a drag is not a click"
+    shot(app, "zoomed.png")
+
+
+def test_a_click_on_nothing_does_nothing(app):
+    match = eisdrachen_match(seed=3)
+    scene = start(app, match)
+    click(app, button_at(app, "Roll"))
+    n = len(match.answers)
+    click(app, (scene.map_rect.x + 2, scene.map_rect.bottom - 2))
+    click(app, (5, scene.map_rect.bottom + 30))
+    assert len(match.answers) == n

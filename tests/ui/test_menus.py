@@ -1,0 +1,76 @@
+"""Main menu, New battle (maps with thumbnails, rules, mode, armies, seed) and Settings persistence."""
+from __future__ import annotations
+
+import json
+
+import pygame
+
+from game.ui.battle import BattleScene
+from game.ui.scenes import MenuScene, SettingsScene, SetupScene
+from game.ui.settings import Settings, settings_path
+
+from .driver import button_at, click, press, shot, steps, type_text, write_map
+
+
+def test_new_battle_from_the_menu_with_an_edited_army_and_seed(app, home):
+    write_map(home / "data" / "maps" / "meadow.tmx", 14, 9)
+    app.push(MenuScene(app))
+    steps(app, 1)
+    shot(app, "menu.png")
+    click(app, button_at(app, "New battle"))
+    setup = app.scene
+    assert isinstance(setup, SetupScene)
+    meadow = next(p for p in setup.maps if p.endswith("meadow.tmx"))
+    for _ in range(len(setup.maps) + 2):
+        app.step()
+    assert isinstance(setup.thumbs[meadow], pygame.Surface)
+    click(app, button_at(app, "Hot-seat"))
+    assert setup.mode == "hotseat"
+    before = [len(a.figures) for a in setup.armies]
+    remove = [b for b in app.ui.buttons if b.label == "×"]
+    click(app, remove[0].rect.center)
+    steps(app, 1)
+    add = [b for b in app.ui.buttons if b.label.startswith("+ ")]
+    click(app, add[-1].rect.center)
+    click(app, add[-1].rect.center)
+    assert [len(a.figures) for a in setup.armies] == [before[0] - 1, before[1] + 2]
+    seed_field = next(f for r, f in app.ui.inputs if f is setup.seed_input)
+    click(app, next(r for r, f in app.ui.inputs if f is seed_field).center)
+    for _ in range(10):
+        press(app, pygame.K_BACKSPACE)
+    type_text(app, "4242")
+    steps(app, 1)
+    shot(app, "setup.png")
+    click(app, button_at(app, "Start"))
+    battle = app.scene
+    assert isinstance(battle, BattleScene)
+    assert battle.match.seed == 4242
+    assert [len(a.figures) for a in battle.match.armies] == [before[0] - 1, before[1] + 2]
+    assert len(battle.rules.figures(battle.match.state, None)) == sum(before) + 1
+
+
+def test_settings_change_language_speed_scale_and_a_key_and_persist(app, home):
+    app.push(MenuScene(app))
+    steps(app, 1)
+    click(app, button_at(app, "Settings"))
+    assert isinstance(app.scene, SettingsScene)
+    click(app, button_at(app, "Français"))
+    assert app.settings.language == "fr"
+    click(app, button_at(app, "Lente"))
+    click(app, button_at(app, "125 %"))
+    end_button = next(b for b in app.ui.buttons if b.label == "e")
+    click(app, end_button.rect.center)
+    press(app, pygame.K_f)
+    steps(app, 1)
+    shot(app, "settings_fr.png")
+    saved = json.loads(settings_path().read_text())
+    assert saved["language"] == "fr" and saved["ai_speed"] == "slow" and saved["ui_scale"] == 1.25
+    assert saved["keys"]["end"] == "f"
+    again = Settings.load()
+    assert (again.language, again.ai_speed, again.ui_scale, again.keys["end"]) == ("fr", "slow", 1.25, "f")
+
+
+def test_a_damaged_settings_file_gives_the_defaults(home):
+    settings_path().parent.mkdir(parents=True, exist_ok=True)
+    settings_path().write_text("{ broken", encoding="utf-8")
+    assert Settings.load() == Settings()
