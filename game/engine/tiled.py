@@ -87,6 +87,7 @@ LISTED_KINDS = ("spawn", "objective", "trap", "emplacement", "item", "interactiv
                 "boarding_zone", "crew_zone")
 
 DEFAULT_CM_PER_TILE = 2.5
+MAX_TILES = 2048 * 2048          # a map larger than this is refused rather than filling memory
 DEFAULT_SPAWN_TILES = 16
 
 
@@ -112,6 +113,31 @@ class RenderLayer:
 
 
 @dataclass
+class Sprite:
+    """A tile object (a picture placed freely on an object layer), drawn above the tile layers.
+    x, y is its top-left corner in map pixels; rotation in degrees around its bottom-left."""
+
+    gid: int
+    x: float
+    y: float
+    width: float
+    height: float
+    rotation: float = 0.0
+    layer: str = ""
+
+
+@dataclass
+class ImageLayer:
+    """A Tiled image layer: one picture (``image == ""`` when missing) drawn at its offset."""
+
+    name: str
+    image: str
+    offset: tuple[float, float] = (0.0, 0.0)
+    opacity: float = 1.0
+    visible: bool = True
+
+
+@dataclass
 class MapIssue:
     """A structured warning: where, what, and how to fix it (the validator prints these)."""
 
@@ -131,6 +157,8 @@ class LoadedMap:
     warnings: list[str]
     properties: dict
     issues: list[MapIssue] = field(default_factory=list)
+    sprites: list[Sprite] = field(default_factory=list)
+    image_layers: list[ImageLayer] = field(default_factory=list)
 
 
 def load_battlefield(path) -> Battlefield:
@@ -171,6 +199,8 @@ def image_size(path: str) -> tuple[int, int] | None:
                     if len(marker) < 2 or marker[0] != 0xFF:
                         return None
                     length = struct.unpack(">H", f.read(2))[0]
+                    if length < 2:
+                        return None
                     if 0xC0 <= marker[1] <= 0xCF and marker[1] not in (0xC4, 0xC8, 0xCC):
                         h, w = struct.unpack(">xHH", f.read(5))
                         return w, h
@@ -362,6 +392,7 @@ class _Loader:
         self.file = path.name
         self.issues: list[MapIssue] = []
         self.collision_gids: set[int] = set()   # Tiled gids whose tile has collision shapes
+        self.subrects: dict[int, tuple[int, int, int, int]] = {}  # Tiled gid -> its part of an image
         self.tileset_sources: dict[str, int] = {}  # absolute tileset path -> firstgid
         self.tilesets: list[ET.Element] = []
         self.exists_cache: dict[str, bool] = {}
@@ -475,6 +506,9 @@ class _Loader:
                     self.collision_gids.add(int(firstgid) + int(_num(tile.get("id"))))
                 tile.remove(group)
             kind = tile.get("class") or tile.get("type")
+            if tile.get("width") and tile.get("height"):     # Tiled 1.9 sub-rectangle of an image
+                self.subrects[int(firstgid) + int(_num(tile.get("id")))] = tuple(
+                    int(_num(tile.get(k))) for k in ("x", "y", "width", "height"))
             for key in list(tile.attrib):      # legacy attributes (terrain corners…) are not properties
                 if key != "id":
                     del tile.attrib[key]
@@ -556,6 +590,8 @@ class _Loader:
     def make_finite(self, root: ET.Element, layers: list[ET.Element]) -> None:
         """Decode every tile layer (chunks included) and re-encode it as plain CSV."""
         w, h = int(_num(root.get("width"))), int(_num(root.get("height")))
+        if w * h > MAX_TILES:
+            raise MapError(self.file, f"the map is {w}×{h} tiles; at most {MAX_TILES} tiles are supported")
         decoded = []
         bounds = None
         for lay in layers:
@@ -600,6 +636,8 @@ class _Loader:
             self.shift = (-origin[0] * self.tile_w, -origin[1] * self.tile_h)
         else:
             self.shift = (0, 0)
+        if w * h > MAX_TILES:
+            raise MapError(self.file, f"the map is {w}×{h} tiles; at most {MAX_TILES} tiles are supported")
         for lay, content in decoded:
             if content and isinstance(content[0], tuple):
                 grid = np.zeros((h, w), dtype=np.uint32)
@@ -770,6 +808,7 @@ class _Loader:
         if width <= 0 or height <= 0:
             raise MapError(self.file, f"the map has no tiles ({width}×{height})")
         bf = Battlefield(width=width, height=height)
+        bf.properties["hazard_ids"] = {i + 1: h for i, h in enumerate(KNOWN_HAZARDS)}
         self.gid_info = {gid: (tiled, flags) for (tiled, flags), (gid, _) in
                          ((k, v) for k, v in tm.imagemap.items() if k[0])}
         max_gid = max(tm.maxgid, 1)
@@ -793,15 +832,25 @@ class _Loader:
         for gid in range(1, max_gid):
             tiles[gid] = self.tile_image(tm, gid)
         self.check_gids(layers)
+        sprites, image_layers = [], []
         for layer in tm.layers:
+            offset = (float(getattr(layer, "offsetx", 0) or 0), float(getattr(layer, "offsety", 0) or 0))
             if isinstance(layer, pytmx.TiledObjectGroup):
                 self.apply_objects(bf, layer)
+                if layer.visible:
+                    sprites += [Sprite(int(o.gid), float(o.x) + offset[0], float(o.y) + offset[1],
+                                       float(o.width), float(o.height), float(o.rotation or 0), layer.name or "")
+                                for o in layer if o.gid and o.visible]
+            elif isinstance(layer, pytmx.TiledImageLayer):
+                source = layer.source or ""
+                image_layers.append(ImageLayer(layer.name or "", source if source and self.exists(source) else "",
+                                               offset, float(layer.opacity), bool(pytmx.convert_to_bool(layer.visible))))
         properties = {k: v for k, v in tm.properties.items()}
         self.apply_map_properties(bf, properties)
         self.default_spawns(bf)
         return LoadedMap(self.path, bf, self.tile_w, self.tile_h, layers, tiles,
                          [f"{self.file}: {i.place}: {i.message}" for i in self.issues],
-                         properties, self.issues)
+                         properties, self.issues, sprites, image_layers)
 
     def tile_image(self, tm, gid: int) -> TileImage:
         tiled, flags = self.gid_info.get(gid, (0, None))
@@ -812,7 +861,9 @@ class _Loader:
         if not entry:
             return TileImage("", (0, 0, self.tile_w, self.tile_h), fx, fy, fd)
         filename, rect, _ = entry
-        if rect is None:
+        if tiled in self.subrects:
+            rect = self.subrects[tiled]
+        elif rect is None:
             p = tm.tile_properties.get(gid, {})
             rect = (0, 0, int(_num(p.get("width"), self.tile_w)), int(_num(p.get("height"), self.tile_h)))
         image = filename if filename and self.exists(filename) else ""
@@ -899,7 +950,7 @@ class _Loader:
                   f"{hint}use one of: {', '.join(allowed)}")
 
     def hazard_code(self, bf: Battlefield, hazard: str) -> int:
-        codes = bf.properties.setdefault("hazard_ids", {i + 1: h for i, h in enumerate(KNOWN_HAZARDS)})
+        codes = bf.properties["hazard_ids"]
         for code, name in codes.items():
             if name == hazard:
                 return code

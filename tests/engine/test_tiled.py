@@ -537,3 +537,46 @@ def test_external_map(rel, role, tilesets):
             lm = load_map(path)
             assert any("not found" in w and ".png" in w for w in lm.warnings)
             assert any(t.image == "" for t in lm.tiles.values())
+
+
+# --- pictures beyond tile layers --------------------------------------------------------
+
+def test_tile_objects_become_sprites_and_image_layers_are_listed(tmp_path):
+    png(tmp_path / "sky.png", 64, 64)
+    tile_object = '<object id="1" gid="3" x="32" y="96" width="32" height="64" rotation="0"/>'
+    body = tileset({}) + layer("g", ground()) + objects("decor", tile_object) + \
+        '<imagelayer name="sky" offsetx="4" offsety="0"><image source="sky.png"/></imagelayer>' + \
+        '<imagelayer name="gone"><image source="nothere.png"/></imagelayer>'
+    lm = load_map(write_map(tmp_path, body))
+    (sprite,) = lm.sprites
+    assert (sprite.x, sprite.y, sprite.width, sprite.height, sprite.layer) == (32.0, 32.0, 32.0, 64.0, "decor")
+    assert lm.tiles[sprite.gid].rect == (64, 0, 32, 32)
+    sky, gone = lm.image_layers
+    assert sky.image == str((tmp_path / "sky.png").resolve()) and sky.offset == (4.0, 0.0)
+    assert gone.image == "" and any("nothere.png" in w for w in lm.warnings)
+
+
+def test_collection_tile_with_a_sub_rectangle_keeps_its_part_of_the_image(tmp_path):
+    png(tmp_path / "sheet.png", 100, 100)
+    body = ('<tileset firstgid="1" name="c" tilewidth="40" tileheight="40" tilecount="1" columns="0">'
+            '<tile id="0" x="10" y="20" width="40" height="30"><image source="sheet.png" width="100" '
+            'height="100"/></tile></tileset>') + layer("g", [[1, 0]])
+    lm = load_map(write_map(tmp_path, body, w=2, h=1))
+    assert lm.tiles[int(lm.layers[0].gids[0, 0])].rect == (10, 20, 40, 30)
+
+
+def test_absurdly_large_map_is_refused_not_allocated(tmp_path):
+    path = write_map(tmp_path, tileset({}), w=100000, h=100000)
+    with pytest.raises(MapError, match="at most"):
+        load_map(path)
+
+
+def test_image_size_reads_png_and_jpeg_headers_and_rejects_garbage(tmp_path):
+    from game.engine.tiled import image_size
+    png(tmp_path / "a.png", 17, 9)
+    jpeg = b"\xff\xd8" + b"\xff\xe0\x00\x04ab" + b"\xff\xc0\x00\x0b\x08" + struct.pack(">HH", 12, 34) + b"\x01"
+    (tmp_path / "b.jpg").write_bytes(jpeg)
+    (tmp_path / "c.jpg").write_bytes(b"\xff\xd8\xff\xe0\x00\x00")   # zero length segment
+    assert image_size(str(tmp_path / "a.png")) == (17, 9)
+    assert image_size(str(tmp_path / "b.jpg")) == (34, 12)
+    assert image_size(str(tmp_path / "c.jpg")) is None
