@@ -407,11 +407,10 @@ class _Loader:
             self.exists_cache[path] = os.path.isfile(path)
         return self.exists_cache[path]
 
-    # reading any file the map refers to
-    def read_tree(self, path: Path, what: str, place: str) -> ET.Element:
+    def read_tree(self, path: Path, what: str) -> ET.Element:
+        """The map or a tileset it refers to, as TMX/TSX elements (JSON converted)."""
         if not path.is_file():
-            raise MapError(f"{self.file}: {place}" if place else self.file,
-                           f"{what} '{path.name}' not found (looked for {path})")
+            raise MapError(self.file, f"{what} '{path.name}' not found (looked for {path})")
         try:
             text = path.read_bytes()
         except OSError as exc:
@@ -435,7 +434,7 @@ class _Loader:
                            f"malformed XML (column {col}): {str(exc).split(':')[0]}") from None
 
     def load(self) -> LoadedMap:
-        root = self.read_tree(self.path, "map", "")
+        root = self.read_tree(self.path, "map")
         if root.tag != "map":
             raise MapError(self.file, f"not a Tiled map (the file holds a <{root.tag}>)")
         orientation = root.get("orientation", "orthogonal")
@@ -455,7 +454,7 @@ class _Loader:
         for ts in root.findall("tileset"):
             self.inline_tileset(root, ts, base)
         self.tilesets = sorted(root.findall("tileset"), key=lambda t: int(t.get("firstgid", "1")))
-        layers = self.flatten(root, list(root), 0.0, 0.0, 1.0, True, {})
+        layers = self.flatten(list(root), 0.0, 0.0, 1.0, True, {})
         for child in list(root):
             if child.tag != "tileset" and child.tag != "properties":
                 root.remove(child)
@@ -479,7 +478,7 @@ class _Loader:
         ts_base = base
         if source:
             ts_path = (base / source).resolve()
-            loaded = self.read_tree(ts_path, "tileset", "")
+            loaded = self.read_tree(ts_path, "tileset")
             if loaded.tag != "tileset":
                 raise MapError(self.file, f"tileset '{source}' is not a Tiled tileset")
             ts_base = ts_path.parent
@@ -536,6 +535,8 @@ class _Loader:
                 self.warn(place, f"image '{src}' not found; tiles drawn as placeholders",
                           f"put the image at {full} or fix the path in Tiled")
         if image.get("width") and image.get("height"):
+            image.set("width", str(int(_num(image.get("width")))))
+            image.set("height", str(int(_num(image.get("height")))))
             return
         size = image_size(full) if full and self.exists(full) else None
         if size is None and ts is not None:
@@ -551,7 +552,7 @@ class _Loader:
         image.set("width", str(size[0]))
         image.set("height", str(size[1]))
 
-    def flatten(self, root, children, ox, oy, opacity, visible, inherited) -> list[ET.Element]:
+    def flatten(self, children, ox, oy, opacity, visible, inherited) -> list[ET.Element]:
         """Group layers dissolved into their children, passing on offset, opacity, visibility
         and properties, so draw order and layer properties survive."""
         out = []
@@ -568,7 +569,7 @@ class _Loader:
                 for p in node.findall("property"):
                     props[p.get("name")] = p
             if child.tag == "group":
-                out.extend(self.flatten(root, list(child), cx, cy, c_opacity, c_visible, props))
+                out.extend(self.flatten(list(child), cx, cy, c_opacity, c_visible, props))
                 continue
             child.set("offsetx", str(round(cx)))
             child.set("offsety", str(round(cy)))
@@ -594,6 +595,7 @@ class _Loader:
             raise MapError(self.file, f"the map is {w}×{h} tiles; at most {MAX_TILES} tiles are supported")
         decoded = []
         bounds = None
+        infinite = root.get("infinite") in ("1", "true")
         for lay in layers:
             name = lay.get("name", "")
             data = lay.find("data")
@@ -615,6 +617,8 @@ class _Loader:
                             min(bounds[0], box[0]), min(bounds[1], box[1]),
                             max(bounds[2], box[2]), max(bounds[3], box[3]))
                     decoded.append((lay, parts))
+                elif infinite:                  # an infinite map's layer without chunks is empty
+                    decoded.append((lay, []))
                 else:
                     gids = [] if data is None else _decode_data(
                         data.text, data.get("encoding"), data.get("compression"),
@@ -628,7 +632,7 @@ class _Loader:
                 raise MapError(f"{self.file}: layer '{name}'",
                                f"tile data cannot be decoded ({exc})") from None
         origin = (0, 0)
-        if bounds is not None and root.get("infinite") in ("1", "true"):
+        if bounds is not None and infinite:
             origin = (bounds[0], bounds[1])
             w, h = bounds[2] - bounds[0], bounds[3] - bounds[1]
             root.set("width", str(w))

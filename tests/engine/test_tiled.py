@@ -395,6 +395,7 @@ def test_infinite_map_becomes_the_bounding_box_of_its_chunks(tmp_path):
     chunk_b = '<chunk x="0" y="0" width="16" height="16">' + ",".join(["2"] * 256) + "</chunk>"
     body = tileset({1: {"wall": "true"}}) + \
         f'<layer name="g" width="10" height="10"><data encoding="csv">{chunk_a}{chunk_b}</data></layer>' + \
+        '<layer name="empty" width="10" height="10"><data encoding="csv"/></layer>' + \
         objects("o", obj(1, "spawn", -512, 0, side=0), obj(2, "spawn", 480, 480, side=1))
     path = write_map(tmp_path, body, w=10, h=10).read_text().replace('infinite="0"', 'infinite="1"')
     (tmp_path / "inf.tmx").write_text(path)
