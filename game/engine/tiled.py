@@ -28,9 +28,7 @@ import pytmx
 from ..errors import MapError
 from .battlefield import Battlefield, MapObject, Tile
 
-FLIP_X, FLIP_Y, FLIP_DIAG = 1 << 31, 1 << 30, 1 << 29
-GID_MASK = 0x1FFFFFFF
-HEXAGON_FLAG = 1 << 28
+GID_MASK = 0x1FFFFFFF           # Tiled gid without its flip bits
 
 # --- the contract: property names and values (documented once, in docs/maps.md) ------------
 
@@ -824,15 +822,13 @@ class _Loader:
                 p["__collision_shape__"] = True
             props_by_gid[gid] = p
         layers, tiles = [], {}
-        layer_names = []
         for layer in tm.layers:
             if isinstance(layer, pytmx.TiledTileLayer):
                 gids = np.array(layer.data, dtype=np.uint32).reshape(height, width)
                 layers.append(RenderLayer(layer.name or "", gids, bool(layer.visible),
                                           float(layer.opacity),
                                           (float(layer.offsetx), float(layer.offsety))))
-                self.apply_tile_layer(bf, layer, gids, props_by_gid, max_gid)
-                layer_names.append(layer.name)
+                self.apply_tile_layer(bf, layer, gids, props_by_gid)
         for gid in range(1, max_gid):
             tiles[gid] = self.tile_image(tm, gid)
         self.check_gids(layers)
@@ -978,7 +974,8 @@ class _Loader:
             elif name == "hazard":
                 bf.hazard[mask] = self.hazard_code(bf, value)
 
-    def apply_tile_layer(self, bf, layer, gids, props_by_gid, max_gid) -> None:
+    def apply_tile_layer(self, bf, layer, gids, props_by_gid) -> None:
+        """Layer properties, then tile properties, then the foreign layer-name convention."""
         name = layer.name or ""
         place = f"layer '{name}'"
         non_empty = gids != 0

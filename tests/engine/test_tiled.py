@@ -17,9 +17,6 @@ from game.engine.battlefield import Cover, Door
 from game.engine.tiled import load_battlefield, load_map
 from game.errors import MapError
 
-TILESET_PNG = None
-
-
 def png(path: Path, w: int, h: int) -> None:
     """A real (tiny, grey) PNG file of the given size, written without pygame."""
     raw = b"".join(b"\x00" + b"\x80" * (w * 3) for _ in range(h))
