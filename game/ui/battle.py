@@ -256,6 +256,11 @@ class BattleScene:
             self.group = action
             self.chooser, self.chooser_page = opts, 0
 
+    def bar_actions(self, d: Decision) -> list[str]:
+        """The action-bar groups in order, hotkeys 1..9; the end option has its own button and key."""
+        end = self.end_option(d)
+        return [a for a in self.groups(d) if end is None or a != end.action]
+
     def end_option(self, d: Decision | None) -> Option | None:
         if d is None:
             return None
@@ -447,7 +452,7 @@ class BattleScene:
                     if event.key - pygame.K_1 < min(CHOOSER_PAGE, len(page)):
                         self.answer(self.chooser[i])
                     return
-                groups = list(self.groups(d))
+                groups = self.bar_actions(d)
                 i = event.key - pygame.K_1
                 if i < len(groups):
                     self.click_group(groups[i])
@@ -601,7 +606,7 @@ class BattleScene:
                 pygame.draw.rect(surface, (20, 20, 20), (bx, by, bw, 4))
                 pygame.draw.rect(surface, GOOD if hp * 2 > hp_max else BAD,
                                  (bx, by, int(bw * max(0, hp) / hp_max), 4))
-            if cell >= 20:
+            if cell >= 28:
                 shown = [m for m in f.markers if m not in ("active",)][:3]
                 for i, m in enumerate(shown):
                     label = tr(f"marker.{m}.short", m[:2])
@@ -801,9 +806,8 @@ class BattleScene:
         size = r.h - ui.s(14)
         x = r.x + ui.s(8)
         bw = min(ui.s(150), max(ui.s(60), (r.w - ui.s(200)) // max(1, len(groups))))
-        for i, (action, opts) in enumerate(groups.items()):
-            if end is not None and action == end.action:
-                continue
+        for i, action in enumerate(self.bar_actions(d)):
+            opts = groups[action]
             label = action_label(action) + (f" ×{len(opts)}" if len(opts) > 1 else "")
             tip = tr(f"tip.{action}", action_label(action))
             if len(opts) == 1 and self.points_at(d, opts[0]) is None:

@@ -1,10 +1,11 @@
 """The combat log in words: every event, every die and the rule applied, in the player's language."""
 from __future__ import annotations
 
+from string import Formatter
+
 from .i18n import has, tr
 
 SIDE_KEYS = ("side", "initiative", "winner", "owner")
-FIGURE_KEYS = ("figure", "target", "attacker", "defender", "shooter", "actor", "by", "victim", "ally")
 
 
 class _Blank(dict):
@@ -13,7 +14,7 @@ class _Blank(dict):
 
 
 def _value(key: str, value, names: dict[str, str]) -> str:
-    if isinstance(value, str) and value in names and (key in FIGURE_KEYS or key.endswith("figure")):
+    if isinstance(value, str) and value in names:
         return names[value]
     if isinstance(value, (list, tuple)):
         if key != "values" and len(value) == 2 and all(isinstance(v, int) for v in value):
@@ -36,7 +37,7 @@ def describe(event, names: dict[str, str]) -> str:
     values = _Blank({k: _value(k, v, names) for k, v in data.items()})
     if event.kind == "dice":
         text = _dice(data, values)
-    elif has(f"log.{event.kind}"):
+    elif has(f"log.{event.kind}") and _fields(tr(f"log.{event.kind}")) <= set(data):
         text = tr(f"log.{event.kind}").format_map(values)
     else:
         facts = ", ".join(f"{k} {v}" for k, v in values.items())
@@ -45,6 +46,11 @@ def describe(event, names: dict[str, str]) -> str:
     if event.rule:
         text += f" [§{event.rule}]" if event.rule[:1].isdigit() else f" [{event.rule}]"
     return text
+
+
+def _fields(template: str) -> set[str]:
+    """The placeholders of a template: it is used only when the event carries all of them."""
+    return {name for _, name, _, _ in Formatter().parse(template) if name}
 
 
 def _dice(data: dict, values: dict) -> str:

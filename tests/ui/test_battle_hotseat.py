@@ -48,7 +48,7 @@ def test_hotseat_select_move_shoot_and_end_turn_with_clicks_and_keys(app, home):
     assert any(e.kind == "moved" for e in match.log)
     # choose the shoot group by its hotkey, hover an enemy: LOS, cover and exact odds are there
     d = match.pending
-    groups = list(scene.groups(d))
+    groups = scene.bar_actions(d)
     assert "shoot" in groups, groups
     press(app, pygame.K_1 + groups.index("shoot"))
     assert scene.group == "shoot"
