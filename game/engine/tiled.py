@@ -1154,7 +1154,8 @@ class _Loader:
 
     def default_spawns(self, bf: Battlefield) -> None:
         """Sides without spawn objects deploy on the leftmost (side 0) / rightmost (side 1)
-        columns of the largest connected stretch of standable ground."""
+        columns of the largest connected stretch of standable ground, nearest its middle row;
+        as many tiles each (16 at most, half the ground at most)."""
         missing = [s for s in (0, 1) if not bf.spawn.get(s)]
         if not missing:
             return
@@ -1171,13 +1172,15 @@ class _Loader:
         for x, y in tiles:
             columns.setdefault(int(x), []).append((int(x), int(y)))
         order = {0: sorted(columns), 1: sorted(columns, reverse=True)}
+        middle = float(np.median([y for _, y in tiles]))
         taken: set[Tile] = set(bf.spawn.get(0, [])) | set(bf.spawn.get(1, []))
         for side in missing:
             chosen: list[Tile] = []
             for x in order[side]:
+                free = sorted((t for t in columns[x] if t not in taken), key=lambda t: (abs(t[1] - middle), t[1]))
+                chosen.extend(free[:per_side - len(chosen)])
                 if len(chosen) >= per_side:
                     break
-                chosen.extend(t for t in columns[x] if t not in taken)
             bf.spawn[side] = chosen
             taken.update(chosen)
             if len(chosen) < 2:

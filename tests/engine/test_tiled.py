@@ -291,6 +291,18 @@ def test_map_without_spawns_deploys_sides_on_left_and_right_reachable_ground(tmp
     assert not set(bf.spawn[0]) & set(bf.spawn[1])
 
 
+def test_default_spawns_on_a_tiny_map_are_split_evenly(tmp_path):
+    bf = load_battlefield(write_map(tmp_path, tileset({}) + layer("g", ground(3, 3)), w=3, h=3))
+    assert len(bf.spawn[0]) == len(bf.spawn[1]) == 4
+    assert not set(bf.spawn[0]) & set(bf.spawn[1])
+
+
+def test_default_spawns_on_a_tall_map_gather_round_the_middle_row(tmp_path):
+    bf = load_battlefield(write_map(tmp_path, tileset({}) + layer("g", ground(40, 40)), w=40, h=40))
+    assert sorted(bf.spawn[0]) == [(0, y) for y in range(12, 28)]
+    assert sorted(bf.spawn[1]) == [(39, y) for y in range(12, 28)]
+
+
 def test_default_spawns_avoid_a_cut_off_pocket(tmp_path):
     rows = [[1] * 12 for _ in range(6)]
     for y in range(6):
