@@ -96,7 +96,7 @@ def test_tv_e03_assassin_fails_to_wound_only_on_six():
 
 
 def test_tv_e04_shoot_range_is_checked_on_centre_distance():
-    s = build(unit("r", 0, (0, 0), loadout="rifleman"), unit("in", 1, (18, 0)), unit("out", 1, (19, 2)),
+    s = build(unit("r", 0, (0, 0), loadout="rifleman"), unit("in", 1, (18, 0)), unit("out", 1, (0, 19)),
               unit("d1", 1, (12, 13)), unit("d2", 1, (13, 13)))
     k = keys(s)
     assert "shoot:in" in k and "shoot:d1" in k
@@ -296,6 +296,15 @@ def test_trap_mode_a_on_a_trap_spot_then_flight():
     assert [(t.tile, t.real) for t in s.tokens] == [((11, 10), True)]
 
 
+def test_trap_springing_on_a_friends_tile_stops_the_mover_on_the_last_free_tile():
+    s = build(unit("e", 0, (6, 10)), unit("f", 0, (8, 10)), unit("o", 1, (25, 25)))
+    s.tokens.append(Token("t", (10, 10), 1, True))
+    events = answer(s, "move:9,10", [4])
+    assert s.figure("e").tile == (7, 10) and s.figure("f").tile == (8, 10)
+    assert RULES.check_invariants(s) == []
+    assert any(e.kind == "moved" and e.data.get("reason") == "stopped_on_a_friend" for e in events)
+
+
 def test_lucky_figure_triggers_no_token():
     s = build(unit("e", 0, (6, 10)), unit("o", 1, (25, 25)), turn=3)
     s.figure("e").add_status("lucky", [3])
@@ -392,12 +401,12 @@ def test_hide_is_not_possible_with_an_enemy_within_three_pas():
 
 def test_tv_e17_heal_one_pv_up_to_the_maximum_in_contact_only():
     s = build(unit("m", 0, (0, 0), loadout="medic"), unit("a", 0, (1, 1), pv=3), unit("far", 0, (2, 0), pv=3),
-              unit("o", 1, (20, 20)))
+              unit("full", 0, (0, 1)), unit("o", 1, (20, 20)))
     assert "heal:far" not in keys(s) and "heal:m" in keys(s)
     answer(s, "heal:a")
     assert s.figure("a").pv == 4
-    answer(s, "heal:m")
-    assert s.figure("m").pv == 5
+    answer(s, "heal:full")
+    assert s.figure("full").pv == 5
 
 
 # --- jump ----------------------------------------------------------------------------------

@@ -411,9 +411,11 @@ def walk(state: State, fig: Figure, path: tuple[Tile, ...], dice: Dice, events: 
          kind: str = "moved", immune: tuple[str, ...] = ()) -> None:
     """Follow a path step by step; after each step check tokens and hidden enemies (4.1, 4.6, 4.8)."""
     start = fig.tile
+    stepped = [fig.tile]
     travelled: list[Tile] = []
     for t in path:
         place(state, fig, t)
+        stepped.append(t)
         travelled.append(t)
         after: list = []
         sprang = check_tokens(state, fig, dice, after, immune)
@@ -423,11 +425,25 @@ def walk(state: State, fig: Figure, path: tuple[Tile, ...], dice: Dice, events: 
                                        "path": [list(p) for p in travelled]}, rule=rule))
             events.extend(after)
             start, travelled = t, []
+        if sprang and fig.alive:
+            step_back_off_friend(state, fig, stepped, events, rule)
         if sprang or not fig.alive:
             return
     if travelled:
         events.append(Event(kind, {"figure": fig.id, "from": list(start), "to": list(fig.tile),
                                    "path": [list(p) for p in travelled]}, rule=rule))
+
+
+def step_back_off_friend(state: State, fig: Figure, stepped: list[Tile], events: list, rule: str) -> None:
+    """A trap that springs while the figure passes through a friend's tile stops it on the last
+    free tile of its path instead (Interpretation: two figures never share a tile)."""
+    others = {f.tile for f in state.figures if f.alive and f is not fig}
+    if fig.tile not in others:
+        return
+    back = next(t for t in reversed(stepped) if t not in others)
+    events.append(Event("moved", {"figure": fig.id, "from": list(fig.tile), "to": list(back), "path": [list(back)],
+                                  "reason": "stopped_on_a_friend"}, rule=rule))
+    place(state, fig, back)
 
 
 def shoot(state: State, shooter: Figure, target: Figure, profile: dict, dice: Dice, events: list,
