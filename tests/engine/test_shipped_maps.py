@@ -54,6 +54,25 @@ def test_tiled_command_line_exports_the_shipped_map(tmp_path, name):
     assert [lay["name"] for lay in data["layers"]] == ["ground", "features", "objects"]
 
 
+FEATURES = ["blocks_move", "blocks_sight", "cover", "deep_water", "terrain_cost", "crawl_gap", "climbable",
+            "hiding", "perch", "trap_spot", "door", "exit_side", "hazard"]
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+@pytest.mark.skipif(shutil.which("tiled") is None, reason="Tiled is not installed (apt-get install tiled)")
+def test_tiled_json_export_loads_to_the_same_battlefield(tmp_path, loaded, name):
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    out = tmp_path / f"{name}.json"
+    subprocess.run(["tiled", "--export-map", "json", str(MAPS / f"{name}.tmx"), str(out)],
+                   env=env, capture_output=True, timeout=30, check=True)
+    a, b = loaded[name].battlefield, load_map(out).battlefield
+    for feature in FEATURES:
+        assert np.array_equal(getattr(a, feature), getattr(b, feature)), feature
+    assert a.spawn == b.spawn
+    assert [(o.kind, o.name, o.tiles, o.properties) for o in a.objects] == \
+        [(o.kind, o.name, o.tiles, o.properties) for o in b.objects]
+
+
 def test_ruined_town_has_every_feature_of_issue_2(loaded):
     lm = loaded["ruined_town"]
     bf = lm.battlefield
