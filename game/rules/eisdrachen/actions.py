@@ -46,7 +46,7 @@ _SIGHT: dict = {}
 
 
 def sight_for(bf: Battlefield) -> Sight:
-    key = (id(bf), bf.blocks_sight.tobytes(), bf.door.tobytes())
+    key = (id(bf), bf.blocks_sight.shape, bf.blocks_sight.tobytes(), bf.door.tobytes())
     s = _SIGHT.get(key)
     if s is None:
         if len(_SIGHT) > 32:
