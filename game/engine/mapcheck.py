@@ -116,11 +116,6 @@ def _feature_problems(name: str, bf: Battlefield) -> list[Problem]:
     for x, y in _tiles(bf.trap_spot & (bf.blocks_move | bf.deep_water))[:5]:
         out.append(Problem(name, f"tile ({x}, {y})", "trap spot on a tile no one can walk on",
                            "put trap spots on floor tiles such as doorways"))
-    edge = np.zeros((bf.height, bf.width), dtype=bool)
-    edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = True
-    for x, y in _tiles((bf.exit_side >= 0) & ~edge)[:5]:
-        out.append(Problem(name, f"tile ({x}, {y})", "exit tile is not on the map edge",
-                           "exits belong on the outer row or column of the map"))
     for code, hazard in sorted(bf.properties.get("hazard_ids", {}).items()):
         if hazard not in KNOWN_HAZARDS and (bf.hazard == code).any():
             x, y = _tiles(bf.hazard == code)[0]

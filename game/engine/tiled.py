@@ -970,9 +970,21 @@ class _Loader:
             elif name == "terrain_cost":
                 bf.terrain_cost[mask] = value
             elif name == "exit":
-                bf.exit_side[mask] = value
+                self.apply_exit(bf, mask, value)
             elif name == "hazard":
                 bf.hazard[mask] = self.hazard_code(bf, value)
+
+    def apply_exit(self, bf: Battlefield, mask: np.ndarray, side: int) -> None:
+        """Exit tiles lie on the map edge (conventions.md 7); inner ones are ignored, with a
+        warning, which also keeps other games' warp objects named "exit" harmless."""
+        edge = np.zeros_like(mask)
+        edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = True
+        inner = mask & ~edge
+        if inner.any():
+            y, x = (int(v[0]) for v in np.nonzero(inner))
+            self.warn(f"tile ({x}, {y})", f"{int(inner.sum())} exit tile(s) not on the map edge are ignored",
+                      "exits belong on the outer row or column of the map")
+        bf.exit_side[mask & edge] = side
 
     def apply_tile_layer(self, bf, layer, gids, props_by_gid) -> None:
         """Layer properties, then tile properties, then the foreign layer-name convention."""

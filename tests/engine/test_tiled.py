@@ -123,6 +123,13 @@ def test_terrain_cost_exit_and_hazard_properties(tmp_path):
     assert bf.hazard.sum() == code
 
 
+def test_exit_tiles_off_the_map_edge_are_ignored_with_a_warning(tmp_path):
+    body = tileset({}) + layer("g", ground()) + objects("o", obj(1, "exit", 0, 32, 96, 32, side=1))
+    lm = load_map(write_map(tmp_path, body))
+    assert lm.battlefield.exit_side[1].tolist() == [1, -1, -1, -1, -1, -1]
+    assert any("not on the map edge" in w for w in lm.warnings)
+
+
 def test_unknown_hazard_id_gets_its_own_code(tmp_path):
     bf = one_tile_map(tmp_path, hazard="lava").battlefield
     code = int(bf.hazard[1, 2])
