@@ -884,12 +884,12 @@ class _Loader:
         self.check_names(props, place)
         out: dict = {}
         preset = props.get("terrain")
-        kind = str(props.get("type") or props.get("class") or "")
+        kind = str(props.get("type") or props.get("class") or "").strip().lower()
         if preset is None and kind in TERRAIN_PRESETS:
             preset = kind
         if preset is not None:
-            if str(preset) in TERRAIN_PRESETS:
-                out.update(TERRAIN_PRESETS[str(preset)])
+            if str(preset).strip().lower() in TERRAIN_PRESETS:
+                out.update(TERRAIN_PRESETS[str(preset).strip().lower()])
             else:
                 self.unknown(place, "terrain", preset, TERRAIN_PRESETS)
         if "wall" in props:
@@ -926,7 +926,7 @@ class _Loader:
             else:
                 self.unknown(place, "exit", v, SIDE_VALUES)
         if "hazard" in props:
-            v = str(props["hazard"]).strip()
+            v = str(props["hazard"]).strip().lower()
             if v:
                 out["hazard"] = v
         if any(_bool(props.get(k)) for k in COLLISION_PROPERTIES) or props.get("__collision_shape__"):

@@ -150,6 +150,12 @@ def test_terrain_preset_gives_the_usual_combination(tmp_path, preset, checks):
         assert getattr(bf, array)[1, 2] == value, array
 
 
+def test_property_values_are_not_case_sensitive(tmp_path):
+    bf = one_tile_map(tmp_path, terrain="Low_Wall", hazard="Gas", door="LOCKED").battlefield
+    assert bf.blocks_move[1, 2] and bf.cover[1, 2] == 1 and bf.door[1, 2] == Door.LOCKED
+    assert bf.properties["hazard_ids"][int(bf.hazard[1, 2])] == "gas"
+
+
 def test_unknown_property_value_is_ignored_with_a_warning_that_suggests_a_fix(tmp_path):
     lm = one_tile_map(tmp_path, cover="haevy")
     assert lm.battlefield.cover[1, 2] == 0
