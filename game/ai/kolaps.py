@@ -154,7 +154,7 @@ class KolapsAI:
         else:
             in_range = sum(1 for e in enemies if space.within_cm(tile, e.tile, w["range"], cpt)
                            and space.line_of_sight(ctx.bf, tile, e.tile))
-            value += 0.25 * min(in_range, 2) - 0.01 * max(0.0, nearest - w["range"])
+            value += 0.25 * min(in_range, 2) - 0.02 * max(0.0, nearest - w["range"])
         return value
 
     def _score(self, match: Match, ctx: Ctx, ch, o: Option, shot_values: dict) -> float:
@@ -171,7 +171,8 @@ class KolapsAI:
         if a == "movestrike":
             return self._attack_value(match, o) + bonus - 0.15
         if a in ("walk", "run"):
-            return self._position_value(ctx, ch, o.tile) - here - (0.2 if a == "run" else 0.0) - 0.05 * (ch.fatigue >= 5)
+            tired = 0.3 if ch.fatigue >= 4 else 0.0
+            return self._position_value(ctx, ch, o.tile) - here - (0.1 + tired if a == "run" else 0.0)
         if a == "ambush":
             return 0.45 + bonus * 0.9
         if a == "cover":

@@ -318,6 +318,9 @@ def begin_activation(ctx: Ctx, ch: Character, st: dict) -> None:
         return
     if ch.morale <= 2:
         ch.commitment_excused_this_turn = True
+    if ch.morale_state == PINNED and ch.aff is None:
+        ch.morale_state = NORMAL
+        ctx.ev("morale_state", "5.21", figure=ch.id, state=NORMAL)
     if ch.morale == 2 and ch.aff is not None and ch.morale_state not in (WITHDRAWING,):
         state = WITHDRAWING if ctx.passes(ch, 2, "morale_test", "5.21") else PINNED
         ch.morale_state = state
@@ -741,7 +744,9 @@ def explosion(ctx: Ctx, a: Character, primary: Character, st: dict) -> None:
         if r is None or r.success:
             steps.append(hit_step(a, v, w, severity_dice(w, diff.band, False), False))
             primary_hit = primary_hit or v.id == primary.id
-    push(ctx, *steps, {"op": "after_attack", "a": a.id, "t": primary.id, "success": primary_hit})
+    if primary_hit:
+        steps.append({"op": "after_attack", "a": a.id, "t": primary.id, "success": True})
+    push(ctx, *steps)
 
 
 @step

@@ -170,6 +170,8 @@ def action_options(ctx: Ctx, ch: Character, act: dict) -> list[Option]:
         allowed = {"prone", "cover", "end"}
     elif state == WITHDRAWING:
         allowed = {"walk", "run", "stand", "prone", "cover", "end"}
+    elif state == MUTINOUS:
+        allowed = {"walk", "run", "stand", "end"} | set(ATTACKS)
     avatar = None
     if state == MUTINOUS:
         avatar = next((c for c in ctx.in_play() if c.side == ch.side and c.is_avatar), None)
