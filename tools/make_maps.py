@@ -751,12 +751,12 @@ def tileset_sheet(pics: dict[str, np.ndarray]) -> None:
     """The tileset with each tile's label and properties, for docs/maps.md."""
     pygame.font.init()
     font = pygame.font.Font(None, 18)
-    row_h, width = 40, 640
+    row_h, width = 40, 720
     surf = pygame.Surface((width, row_h * len(TILES) // 2 + 8))
     surf.fill((250, 248, 240))
     for i, (name, props) in enumerate(TILES):
         col, row = divmod(i, math.ceil(len(TILES) / 2))
-        x, y = 8 + col * 320, 4 + row * row_h
+        x, y = 8 + col * 350, 4 + row * row_h
         surf.blit(pygame.surfarray.make_surface(np.ascontiguousarray(pics[name].transpose(1, 0, 2))), (x, y))
         surf.blit(font.render(f"{GID[name] - 1}: {name}", True, (20, 20, 20)), (x + 38, y + 2))
         text = ", ".join(f"{k}={'true' if v is True else v}" for k, v in props.items()) or "open ground"
