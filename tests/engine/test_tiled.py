@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from game.engine.battlefield import Cover, Door
 from game.engine.tiled import load_battlefield, load_map
@@ -603,3 +604,32 @@ def test_image_size_reads_png_and_jpeg_headers_and_rejects_garbage(tmp_path):
     assert image_size(str(tmp_path / "a.png")) == (17, 9)
     assert image_size(str(tmp_path / "b.jpg")) == (34, 12)
     assert image_size(str(tmp_path / "c.jpg")) is None
+
+
+# --- a property test: any painting, any encoding, the arrays the contract promises -------
+
+PAINT = {1: {}, 2: {"wall": "true"}, 3: {"cover": "heavy", "hiding_place": "true"},
+         4: {"deep_water": "true"}, 5: {"door": "closed"}}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 7), st.integers(1, 7), st.data(),
+       st.sampled_from(["csv", "xml", "base64", "zlib", "gzip", "zstd"]))
+def test_any_painting_gives_the_arrays_of_its_tiles(tmp_path_factory, w, h, data, how):
+    ground_gids = data.draw(st.lists(st.sampled_from([1, 2, 4]), min_size=w * h, max_size=w * h))
+    top_gids = data.draw(st.lists(st.sampled_from([0, 3, 5]), min_size=w * h, max_size=w * h))
+    tiles = {gid - 1: p for gid, p in PAINT.items() if p}
+    body = tileset(tiles) + \
+        f'<layer name="ground" width="{w}" height="{h}">{encoded(ground_gids, how)}</layer>' + \
+        f'<layer name="top" width="{w}" height="{h}">{encoded(top_gids, how)}</layer>'
+    bf = load_battlefield(write_map(tmp_path_factory.mktemp("m"), body, w=w, h=h))
+    g = np.array(ground_gids).reshape(h, w)
+    t = np.array(top_gids).reshape(h, w)
+    assert np.array_equal(bf.blocks_move, g == 2)
+    assert np.array_equal(bf.blocks_sight, g == 2)
+    assert np.array_equal(bf.deep_water, g == 4)
+    assert np.array_equal(bf.cover, np.where(t == 3, 2, 0))
+    assert np.array_equal(bf.hiding, t == 3)
+    assert np.array_equal(bf.door, np.where(t == 5, int(Door.CLOSED), 0))
+    for side in (0, 1):
+        assert all(bf.can_stand(tile) for tile in bf.spawn[side])
