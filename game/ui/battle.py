@@ -98,7 +98,7 @@ class BattleScene:
         self.status = ""
         self.status_until = 0.0
         self.turn_seen = self.rules.turn(match.state)
-        self.last_answer_human = False
+        self.last_answer_side: int | None = None
         self.save_path = Path(save_path) if save_path else None
         self.log_scroll = 0
         self._cache_key = None
@@ -109,6 +109,8 @@ class BattleScene:
         self.tokens = []
         self.names: dict[str, str] = {}
         self.log_lines: list[str] = []
+        self._wrap_key = None
+        self._wrapped: list[str] = []
         self.finished_at: float | None = None
 
     def _make_ai(self, name: str, side: int):
@@ -175,6 +177,10 @@ class BattleScene:
     def points_at(self, d: Decision, o: Option):
         """The tile an option is answered by clicking, or None for a button-only option."""
         if o.tile is not None:
+            if o.target is None and not o.path and o.figure is not None and o.figure == d.figure:
+                actor = self.figure(o.figure)
+                if actor is not None and tuple(actor.tile) == tuple(o.tile):
+                    return None     # an action on the spot (hide, dig in): a button, not a map click
             return tuple(o.tile)
         if o.target is not None:
             f = self.figure(o.target)
@@ -199,24 +205,21 @@ class BattleScene:
         actor = self.figure(d.figure) if d.figure else None
         if actor is not None and not self.map_rect.collidepoint(self.view.tile_centre(actor.tile)):
             self.centre_on_actor()
-        pointing = [o for o in d.options if self.points_at(d, o) is not None]
-        if d.kind not in ("action", "activate") and len(pointing) < len(d.options):
+        if d.kind not in ("action", "activate"):
             self.chooser = list(d.options)
 
     def candidates(self, d: Decision, tile) -> list[Option]:
         pool = self.groups(d).get(self.group, []) if self.group else d.options
-        found = [o for o in pool if self.points_at(d, o) == tuple(tile)]
-        if not found and self.group:
-            found = [o for o in d.options if self.points_at(d, o) == tuple(tile) and not o.path]
-        return found
+        return [o for o in pool if self.points_at(d, o) == tuple(tile)]
 
     def answer(self, option: Option, by_human: bool = True) -> None:
+        side = self.decision.side if self.decision is not None else None
         try:
             self.match.answer(option.key)
         except EscarmoucheError as e:
             self.say(str(e), bad=True)
             return
-        self.last_answer_human = by_human
+        self.last_answer_side = side if by_human else None
         self.decision_id = None
         self.chooser = None
         turn = self.rules.turn(self.match.state)
@@ -249,9 +252,12 @@ class BattleScene:
         pointing = [o for o in opts if self.points_at(d, o) is not None]
         if len(opts) == 1 and not pointing:
             self.answer(opts[0])
-        elif pointing:
+        elif pointing and (self.group != action or self.chooser):
             self.group = action
             self.chooser = None if len(pointing) == len(opts) else [o for o in opts if o not in pointing]
+        elif pointing:
+            # a second press on a map group lists its options too: every choice has a button
+            self.chooser, self.chooser_page = opts, 0
         else:
             self.group = action
             self.chooser, self.chooser_page = opts, 0
@@ -301,8 +307,14 @@ class BattleScene:
         except (EscarmoucheError, OSError) as e:
             self.say(tr("status.save_failed", error=str(e)), bad=True)
 
+    def can_undo(self) -> bool:
+        """Only the player who gave the last answer may take it back, and only while no die was rolled."""
+        d = self.decision
+        return (self.match.can_undo and self.human_turn() and d is not None
+                and self.last_answer_side == d.side)
+
     def undo(self) -> None:
-        if not self.human_turn() or not self.last_answer_human or not self.match.can_undo:
+        if not self.can_undo():
             self.say(tr("status.no_undo"), bad=True)
             return
         self.match.undo()
@@ -619,7 +631,7 @@ class BattleScene:
     def draw_hover(self, surface: pygame.Surface, d: Decision) -> None:
         ui = self.app.ui
         tile = self.hover_tile
-        if tile is None or self.chooser:
+        if tile is None or (self.chooser and not all(self.points_at(d, o) is not None for o in self.chooser)):
             return
         pygame.draw.rect(surface, (255, 255, 255), self.view.tile_rect(tile), 1)
         found = self.candidates(d, tile)
@@ -753,7 +765,7 @@ class BattleScene:
         right = w - gap
         buttons = [(tr("button.menu"), self.to_menu, True, ""),
                    (tr("button.save"), self.save, True, "Ctrl+S"),
-                   (tr("button.undo"), self.undo, self.match.can_undo and self.last_answer_human, "Ctrl+Z"),
+                   (tr("button.undo"), self.undo, self.can_undo(), "Ctrl+Z"),
                    (tr("button.terrain"), self.toggle_terrain, True, self.app.settings.keys.get("terrain", ""))]
         if self.ai_players:
             buttons.append((tr("button.skip"), self.skip, True, self.app.settings.keys.get("skip", "")))
@@ -783,9 +795,11 @@ class BattleScene:
         pygame.draw.line(surface, (70, 74, 84), r.topleft, r.bottomleft)
         ui.text(surface, tr("hud.log"), (r.x + ui.s(8), r.y + ui.s(6)), 20, ACCENT)
         line_h = ui.s(16)
-        wrapped: list[str] = []
-        for line in self.log_lines[-200:]:
-            wrapped.extend(ui.wrap(line, 16, r.w - ui.s(16)))
+        key = (len(self.log_lines), id(self.log_lines), r.w, ui.scale)
+        if key != self._wrap_key:
+            self._wrap_key = key
+            self._wrapped = [part for line in self.log_lines[-200:] for part in ui.wrap(line, 16, r.w - ui.s(16))]
+        wrapped = self._wrapped
         room = max(1, (r.h - ui.s(34)) // line_h)
         self.log_scroll = min(self.log_scroll, max(0, len(wrapped) - room))
         end = len(wrapped) - self.log_scroll
@@ -834,10 +848,14 @@ class BattleScene:
         page = opts[self.chooser_page * CHOOSER_PAGE:(self.chooser_page + 1) * CHOOSER_PAGE]
         bh, w = ui.s(34), ui.s(340)
         h = ui.s(40) + len(page) * (bh + ui.s(4)) + (bh + ui.s(6) if pages > 1 else 0)
-        box = pygame.Rect(self.map_rect.centerx - w // 2, self.map_rect.centery - h // 2, w, h)
+        d = self.decision
+        docked = d is not None and all(self.points_at(d, o) is not None for o in opts)
+        if docked:   # the map stays clickable beside a list of map choices
+            box = pygame.Rect(self.map_rect.right - w - ui.s(8), self.map_rect.y + ui.s(8), w, h)
+        else:
+            box = pygame.Rect(self.map_rect.centerx - w // 2, self.map_rect.centery - h // 2, w, h)
         pygame.draw.rect(surface, (20, 22, 28), box, border_radius=ui.s(6))
         pygame.draw.rect(surface, ACCENT, box, 1, border_radius=ui.s(6))
-        d = self.decision
         title = tr(f"kind.{d.kind}", d.kind.replace("_", " ")) if d is not None else ""
         ui.text(surface, title, (box.x + ui.s(10), box.y + ui.s(10)), 22, ACCENT)
         y = box.y + ui.s(36)

@@ -9,6 +9,7 @@ import pytest
 from game.engine.battlefield import Battlefield
 from game.engine.match import Match
 from game.ui.battle import BattleScene
+from game.ui.combatlog import describe
 from game.ui.settings import autosave_path
 
 from .driver import button_at, click, eisdrachen_match, move_to, press, shot, steps, tile_pos
@@ -199,3 +200,52 @@ def test_a_click_on_nothing_does_nothing(app):
     click(app, (scene.map_rect.x + 2, scene.map_rect.bottom - 2))
     click(app, (5, scene.map_rect.bottom + 30))
     assert len(match.answers) == n
+
+
+def test_a_hidden_figure_never_shows_on_the_enemy_screen_nor_in_its_log(app):
+    from game.rules import get as get_rules
+    from .driver import field
+    rules = get_rules("eisdrachen")
+    bf = field(22, 10)
+    bf.hiding[1, 1] = True
+    match = Match(bf, rules, rules.default_armies(bf), 8)
+    scene = start(app, match)
+    click(app, button_at(app, "Roll"))
+    if match.pending.side != 0:                     # let side 1 activate one figure first
+        d = match.pending
+        fig = next(f for f in rules.figures(match.state, 1) if f.id == d.options[0].figure)
+        click(app, tile_pos(scene, fig.tile))
+        press(app, pygame.K_e)
+    sneaky = next(f for f in rules.figures(match.state, 0) if tuple(f.tile) == (1, 1))
+    click(app, tile_pos(scene, sneaky.tile))
+    assert match.pending.figure == sneaky.id
+    click(app, button_at(app, "Hide"))
+    assert "hidden" in next(f for f in rules.figures(match.state, 0) if f.id == sneaky.id).markers
+    while not match.over and match.pending.side == 0:
+        steps(app, 1)
+        if scene.handover_to is None and match.pending.side == 0:
+            press(app, pygame.K_e)
+    steps(app, 2)
+    assert scene.handover_to == 1
+    click(app, button_at(app, "I am ready"))
+    steps(app, 1)
+    assert scene.viewer == 1
+    assert sneaky.id not in {f.id for f in scene.figs}
+    secret = [describe(e, scene.names) for e in match.log if e.visible_to == 0]
+    assert secret, "the module reports the hiding to its owner only"
+    hiding = next(line for line in secret if "hidden" in line)
+    assert hiding not in scene.log_lines
+    assert scene.log_lines == [describe(e, scene.names) for e in match.log if e.seen_by(1)]
+    shot(app, "hidden_from_red.png")
+
+
+def test_the_next_player_cannot_undo_the_previous_players_answer(app):
+    match = fake_match()
+    scene = start(app, match)
+    click(app, button_at(app, "Bid 1"))
+    steps(app, 2)
+    click(app, button_at(app, "I am ready"))
+    assert match.pending.side == 1 and match.can_undo
+    assert not scene.can_undo()
+    press(app, pygame.K_z, pygame.KMOD_LCTRL)
+    assert match.answers == ["bid:1"]
