@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import statistics
 import time
+from pathlib import Path
 
 from game.ai.kolaps import KolapsAI
 from game.ai.random_player import RandomPlayer
 from game.engine.battlefield import Battlefield
 from game.engine.match import Match
+from game.engine.save import new_match
 from game.rules.kolaps import flow
 
 from tests.rules.kolaps_helpers import RULES, answer_step, armies, ctx_for, fig, make_state, run_steps
@@ -106,22 +108,14 @@ def test_ai_triggers_an_ambush_and_uses_its_knife():
     assert state.choice.kind == "knife" and legal(state) == "knife:A1"
 
 
-def field():
-    bf = Battlefield.open_ground(30, 20)
-    bf.cover[8:12, 10] = 1
-    bf.cover[5, 15:18] = 2
-    bf.cover[12:14, 20] = 1
-    bf.blocks_move[14, 12:16] = True
-    bf.blocks_sight[14, 12:16] = True
-    return bf
+SHIPPED_MAP = Path(__file__).resolve().parents[2] / "maps" / "ruined_town.tmx"
 
 
 def test_ai_beats_random_over_seeded_games_and_answers_fast():
     score = {"ai": 0, "random": 0}
     times = []
     for seed in range(4):
-        bf = field()
-        m = Match(bf, RULES, RULES.default_armies(bf), seed)
+        m = new_match(SHIPPED_MAP, "kolaps", seed)
         ai_side = seed % 2
         players = {ai_side: KolapsAI(seed), 1 - ai_side: RandomPlayer(seed)}
         while m.pending is not None:
