@@ -633,3 +633,33 @@ def test_any_painting_gives_the_arrays_of_its_tiles(tmp_path_factory, w, h, data
     assert np.array_equal(bf.door, np.where(t == 5, int(Door.CLOSED), 0))
     for side in (0, 1):
         assert all(bf.can_stand(tile) for tile in bf.spawn[side])
+
+
+def test_rotated_rectangle_covers_its_rotated_outline(tmp_path):
+    # a 3×1 strip turned 90° clockwise about its top-left corner (64, 0) becomes a column at x 32..64
+    rotated = '<object id="1" type="cover" x="64" y="0" width="96" height="32" rotation="90">' + \
+        props(level="heavy") + "</object>"
+    bf = load_battlefield(write_map(tmp_path, tileset({}) + layer("g", ground(6, 4)) + objects("o", rotated)))
+    assert {(x, y) for y, x in zip(*np.nonzero(bf.cover))} == {(1, 0), (1, 1), (1, 2)}
+
+
+def test_missing_template_keeps_the_object_with_a_warning(tmp_path):
+    body = tileset({}) + layer("g", ground()) + objects(
+        "o", '<object id="7" template="gone.tx" type="objective" x="0" y="0" width="32" height="32"/>')
+    lm = load_map(write_map(tmp_path, body))
+    assert lm.battlefield.objects_of("objective")[0].tiles == ((0, 0),)
+    assert any("gone.tx" in w for w in lm.warnings)
+
+
+def test_template_tile_object_brings_its_own_tileset(tmp_path):
+    png(tmp_path / "other.png", 64, 32)
+    (tmp_path / "other.tsx").write_text('<tileset name="o" tilewidth="32" tileheight="32" tilecount="2" '
+                                        'columns="2"><image source="other.png" width="64" height="32"/></tileset>')
+    (tmp_path / "crate.tx").write_text('<template><tileset firstgid="1" source="other.tsx"/>'
+                                       '<object gid="2" width="32" height="32"/></template>')
+    body = tileset({}) + layer("g", ground()) + objects("o", '<object id="1" template="crate.tx" x="64" y="64"/>')
+    lm = load_map(write_map(tmp_path, body))
+    (sprite,) = lm.sprites
+    picture = lm.tiles[sprite.gid]
+    assert picture.image == str((tmp_path / "other.png").resolve()) and picture.rect == (32, 0, 32, 32)
+    assert (sprite.x, sprite.y) == (64.0, 32.0)
