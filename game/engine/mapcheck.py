@@ -49,6 +49,8 @@ def check_map(path: str | Path) -> list[Problem]:
 def _fix_for(message: str) -> str:
     if "orientation" in message:
         return "in Tiled, Map > Map Properties > Orientation: Orthogonal, then redraw the map"
+    if message.startswith("map '"):
+        return "check the path and name of the map file"
     if "not found" in message:
         return "put the missing file back beside the map, or re-link it in Tiled"
     if "malformed" in message:
