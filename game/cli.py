@@ -144,8 +144,7 @@ def _validate(args) -> int:
     for file in args.files:
         problems = check_map(file)
         for p in problems:
-            fix = f" Fix: {p.fix}" if p.fix else ""
-            print(f"{p.file}: {p.place}: {p.severity}: {p.message}{fix}")
+            print(p.line() if p.severity == "error" else f"{p.line()} [warning]")
         if any(p.severity == "error" for p in problems):
             unplayable = True
         elif not problems:
