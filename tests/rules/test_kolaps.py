@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import product
 
 import pytest
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 from ...engine import space
 from ...engine.battlefield import Battlefield, Tile
 from ...engine.dice import keep_best, keep_worst, uniform_die
-from .model import ZONE_MAX, ZONE_MODIFIER, ZONES, Character, KolapsState
+from .model import ZONE_MODIFIER, ZONES, Character, KolapsState
 from .pools import AUTOMATIC, IMPOSSIBLE, clamp_difficulty
 
 ENGAGEMENT_CM = 25
@@ -212,6 +212,3 @@ def modified_values(ch: Character) -> tuple[int, int, int]:
         return 0 if penalty is None else max(0, initial - penalty)
     return apply(ch.mvt_initial, pm), apply(ch.cib_initial, pc), apply(ch.rng_initial, pr)
 
-
-__all__ = ["ZONE_MAX", "within_cm", "shot_band", "severity_dice", "shot_difficulty", "strike_difficulty",
-           "blast_difficulty", "effective_cover", "behind_cover", "modified_values", "hit_rows"]

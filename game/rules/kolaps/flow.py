@@ -8,13 +8,11 @@ from __future__ import annotations
 
 from ...engine import space
 from ...engine.decision import Decision, Option
-from .combat import (behind_cover, blast_difficulty, effective_cover, severity_dice, shot_band,
-                     shot_difficulty, strike_difficulty, traits)
-from .effects import Ctx, by_initial_rank, controller, hostile
+from .combat import (behind_cover, blast_difficulty, severity_dice, shot_band, shot_difficulty,
+                     strike_difficulty, traits)
+from .effects import Ctx, controller, hostile
 from .model import MUTINOUS, NORMAL, PINNED, ROUTING, SHELTERED, WITHDRAWING, Character
-from .options import (ATTACKS, OFFENSIVE_ACTIONS, action_options, friendly_crossed, legal_target, usable,
-                      weapon)
-from .pools import threshold
+from .options import ATTACKS, OFFENSIVE_ACTIONS, action_options, friendly_crossed, legal_target, weapon
 
 HANDLERS = {}
 
@@ -873,6 +871,3 @@ def check_end(ctx: Ctx) -> None:
     if state.finished:
         ctx.ev("game_over", "5.36", winner=state.winner, reason=state.end_reason, in_play={str(k): v for k, v in alive.items()})
 
-
-__all__ = ["run", "answer", "HANDLERS", "initial_morale", "eligible", "by_initial_rank", "threshold",
-           "effective_cover", "usable", "MUTINOUS"]

@@ -4,7 +4,6 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
-from ...engine import space
 from ...engine.battlefield import Battlefield
 from ...engine.decision import Decision, Option
 from ...engine.dice import Dice
@@ -15,8 +14,8 @@ from . import flow
 from .combat import (blast_difficulty, hit_rows, severity_dice, shot_difficulty, strike_difficulty)
 from .effects import Ctx, controller
 from .model import DATA_FILE, ZONE_MAX, ZONES, Character, KolapsState, load_data
-from .options import ATTACKS, weapon
-from .pools import dice_count, notation, roll_odds, threshold
+from .options import ATTACKS
+from .pools import notation, roll_odds, threshold
 
 TOTAL_BOXES = sum(ZONE_MAX.values())
 
@@ -229,5 +228,3 @@ class Kolaps(RuleModule):
     def digest_data(self, state: KolapsState):
         return canonical({k: getattr(state, k) for k in state.__dataclass_fields__ if k != "bf"})
 
-
-__all__ = ["Kolaps", "dice_count", "weapon", "space"]

@@ -3,10 +3,9 @@ from __future__ import annotations
 
 from ...engine import space
 from ...engine.decision import Option
-from .combat import (CONTACT, ENGAGEMENT_CM, behind_cover, shot_band, shot_difficulty, strike_difficulty,
-                     traits)
-from .effects import Ctx, controller, hostile
-from .model import MUTINOUS, NORMAL, PINNED, ROUTING, SHELTERED, WITHDRAWING, Character
+from .combat import ENGAGEMENT_CM, behind_cover, shot_band, shot_difficulty, strike_difficulty, traits
+from .effects import Ctx, hostile
+from .model import MUTINOUS, NORMAL, PINNED, ROUTING, WITHDRAWING, Character
 
 OFFENSIVE_ACTIONS = ("shoot", "burst", "throw", "strike", "moveshoot", "movestrike", "ambush")
 ATTACKS = ("shoot", "burst", "throw", "strike", "moveshoot", "movestrike")
@@ -236,6 +235,3 @@ def action_options(ctx: Ctx, ch: Character, act: dict) -> list[Option]:
                                tuple(path), wname, cost))
     return opts
 
-
-__all__ = ["action_options", "legal_target", "friendly_crossed", "usable", "weapon", "controller",
-           "OFFENSIVE_ACTIONS", "ATTACKS", "CONTACT", "SHELTERED"]
