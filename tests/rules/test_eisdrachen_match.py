@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from game.ai import make_player
-from game.engine.battlefield import Battlefield
+from game.engine.battlefield import Battlefield, Door, MapObject
 from game.engine.match import Match
 from game.rules.eisdrachen import Eisdrachen
 
@@ -85,3 +85,42 @@ def test_figure_views_carry_status_markers():
     a.vengeance_next = 1
     marks = next(v for v in RULES.figures(s, 0) if v.id == "a").markers
     assert {"wounded", "dug_in", "emp", "wolf_trapped", "vengeance", "active"} <= set(marks)
+
+
+def rich_field():
+    """Every terrain feature and map object the module uses, so random play walks every rule."""
+    bf = field()
+    bf.hiding[0:6, 0:3] = bf.hiding[0:6, 21:24] = True
+    bf.deep_water[16:18, 14:18] = True
+    bf.climbable[4:7, 16] = True
+    bf.perch[5, 16] = True
+    bf.crawl_gap[15, 5:8] = True
+    bf.blocks_move[14, 5:8] = bf.blocks_move[16, 5:8] = True
+    bf.trap_spot[[3, 10, 20], [4, 12, 19]] = True
+    bf.door[11, 15] = Door.CLOSED
+    bf.blocks_move[10, 15] = bf.blocks_move[12, 15] = True
+    bf.objects += [MapObject("emplacement", "tourelle", ((12, 4),), {"weapon": "machine_gun"}),
+                   MapObject("emplacement", "épave", ((12, 19),), {"state": "broken"}),
+                   MapObject("item", "", ((6, 6),), {"item": "medipack"}),
+                   MapObject("item", "", ((17, 6),), {"item": "grenade"}),
+                   MapObject("trap", "", ((12, 12),), {"owner": -1})]
+    return bf
+
+
+def test_random_play_on_every_feature_keeps_the_invariants():
+    rules = Eisdrachen()
+    kinds = set()
+    actions = set()
+    for seed in range(3):
+        match = Match(rich_field(), rules, rules.default_armies(rich_field()), seed)
+        players = {0: make_player("random", "eisdrachen", seed), 1: make_player("random", "eisdrachen", seed + 9)}
+        while match.pending is not None:
+            d = match.pending
+            kinds.add(d.kind)
+            key = players[d.side].choose(match, d)
+            actions.add(d.option(key).action)
+            match.answer(key)
+            assert rules.check_invariants(match.state) == [], (seed, key)
+        assert match.outcome is not None
+    assert {"activate", "action", "trap_token", "trap_real", "flee"} <= kinds
+    assert {"move", "shoot", "grenade", "pray", "trap_open"} <= actions

@@ -24,11 +24,14 @@ STAY_HIDDEN = {"pray", "end", "unhide"}
 # --- geometry helpers -------------------------------------------------------------
 
 class Sight:
-    """Line of sight on one battlefield with its doors as they are now, memoised."""
+    """Line of sight on one battlefield with its doors as they are now, memoised; ``stand`` holds
+    the tiles normal movement may stop on, for the hot loops of option generation."""
 
     def __init__(self, bf: Battlefield):
         ys, xs = np.nonzero(bf.sight_mask())
         self.blocked = set(zip(xs.tolist(), ys.tolist()))
+        ys, xs = np.nonzero(~(bf.blocks_move | bf.climbable | bf.deep_water | bf.crawl_gap | (bf.door >= Door.CLOSED)))
+        self.stand = set(zip(xs.tolist(), ys.tolist()))
         self.memo: dict = {}
 
     def __call__(self, a: Tile, b: Tile) -> bool:
@@ -117,7 +120,7 @@ def jump_target(state: State, fig: Figure, d: tuple[int, int]) -> Tile | None:
             return None
         here = t
     target = line[-1]
-    return target if bf.can_stand(target) else None
+    return target if target in sight_for(bf).stand else None
 
 
 def short_landing(state: State, fig: Figure, d: tuple[int, int]) -> Tile:
@@ -125,8 +128,9 @@ def short_landing(state: State, fig: Figure, d: tuple[int, int]) -> Tile:
     bf = state.battlefield
     occupied = state.occupied() - {fig.tile}
     line = jump_line(bf, fig.tile, d, jump_tiles(const("jump_short_length"), d))
+    stand = sight_for(bf).stand
     for t in reversed(line):
-        if bf.can_stand(t) and t not in occupied:
+        if t in stand and t not in occupied:
             return t
     return fig.tile
 
@@ -137,28 +141,31 @@ def action_options(state: State, fig: Figure) -> list[Option]:
     bf = state.battlefield
     turn = state.turn
     sight = sight_for(bf)
+    stand = sight.stand
     fid = fig.id
     opts: list[Option] = []
     perched = on_perch_or_wall(bf, fig.tile)
 
     # 4.1 Move, 4.1 bis Crawl, 4.2 Climb
     walk: dict[Tile, list[Tile]] = {}
+    walk_reach = None
     if not perched:
-        walk = ends(state, reach_of(state, fig, fig.V, space.WALK), bf.can_stand)
+        walk_reach = reach_of(state, fig, fig.V, space.WALK)
+        walk = ends(state, walk_reach, stand.__contains__)
         for t, p in walk.items():
             opts.append(Option(f"move:{tile_key(t)}", "move", fid, t, path=tuple(p),
                                cost=space.path_cost(bf, fig.tile, p)))
         heavy = "heavy" in shooting_weapon(fig).get("traits", ())
         if not heavy:
             def crawl_end(t: Tile) -> bool:
-                return t not in walk and (bf.can_stand(t) or bool(bf.crawl_gap[t[1], t[0]]))
+                return t not in walk and (t in stand or bool(bf.crawl_gap[t[1], t[0]]))
             for t, p in ends(state, reach_of(state, fig, fig.V // 2, space.CRAWL), crawl_end).items():
                 opts.append(Option(f"crawl:{tile_key(t)}", "crawl", fid, t, path=tuple(p),
                                    cost=space.path_cost(bf, fig.tile, p)))
     near_wall = perched or any(bf.climbable[y, x] for x, y in space.tiles_within(bf, fig.tile, const("climb_start_distance")))
     if near_wall:
         def climb_end(t: Tile) -> bool:
-            return t not in walk and (bf.can_stand(t) or bool(bf.perch[t[1], t[0]]))
+            return t not in walk and (t in stand or bool(bf.perch[t[1], t[0]]))
         for t, p in ends(state, reach_of(state, fig, fig.V // 2, space.CLIMB), climb_end).items():
             opts.append(Option(f"climb:{tile_key(t)}", "climb", fid, t, path=tuple(p),
                                cost=space.path_cost(bf, fig.tile, p)))
@@ -210,7 +217,7 @@ def action_options(state: State, fig: Figure) -> list[Option]:
                 opts.append(Option(f"grenade:{tile_key(t)}", "grenade", fid, t))
     # 4.6 Traps
     if fig.trap_kits > 0 and not perched:
-        flight = flight_ends(state, fig, fig.tile)
+        flight = flight_ends(state, fig, walk_reach if fig.V == const("trap_flight") else None)
         tokens_at = {tk.tile for tk in state.tokens}
         for t in [fig.tile] + space.neighbours(fig.tile):
             if bf.inside(t) and bf.trap_spot[t[1], t[0]] and t not in tokens_at:
@@ -223,7 +230,7 @@ def action_options(state: State, fig: Figure) -> list[Option]:
     if not fig.hidden and bf.hiding[y, x] and not any(
             space.within(fig.tile, e.tile, const("hide_discovery")) for e in enemies_of(state, fig)):
         opts.append(Option("hide", "hide", fid, fig.tile))
-    if not fig.dug_in and bf.can_stand(fig.tile):
+    if not fig.dug_in and fig.tile in stand:
         opts.append(Option("dig_in", "dig_in", fid, fig.tile))
     # 4.10 Use: pick up, 4.13 Repair / Sabotage
     for item in state.items:
@@ -263,7 +270,7 @@ def contact_tile(tile: Tile, tiles: tuple[Tile, ...]) -> Tile:
 def contact_tiles_reach(state: State, fig: Figure) -> dict[Tile, list[Tile]]:
     """Free tiles a Melee's automatic contact move can reach: a path of at most 2 pas (4.5)."""
     bf = state.battlefield
-    return ends(state, reach_of(state, fig, const("contact_move"), space.WALK), bf.can_stand)
+    return ends(state, reach_of(state, fig, const("contact_move"), space.WALK), sight_for(bf).stand.__contains__)
 
 
 def contact_options(state: State, fig: Figure, target: Figure) -> list[Option]:
@@ -293,21 +300,22 @@ def can_pick_up(fig: Figure, name: str) -> bool:
 
 # --- traps: placement feasibility ------------------------------------------------------
 
-def flight_ends(state: State, fig: Figure, start: Tile) -> list[Tile]:
-    """Where a free 5-pas flight (Move rules) may end, the start tile included (4.6)."""
-    bf = state.battlefield
-    blockers = frozenset(f.tile for f in enemies_of(state, fig))
-    r = space.reach(bf, start, const("trap_flight"), space.MoveRules(space.WALK), blockers)
+def flight_ends(state: State, fig: Figure, walk_reach: space.Reach | None = None) -> list[Tile]:
+    """Where a free 5-pas flight (Move rules) may end, the start tile included (4.6).
+    ``walk_reach`` is the figure's Move reach when its V equals the flight length."""
+    r = walk_reach or reach_of(state, fig, const("trap_flight"), space.WALK)
     occupied = state.occupied() - {fig.tile}
-    return [t for t in r.cost if t not in occupied and bf.can_stand(t)]
+    stand = sight_for(state.battlefield).stand
+    return [t for t in r.cost if t not in occupied and t in stand]
 
 
 def token_candidates(state: State, fig: Figure) -> list[Tile]:
     bf = state.battlefield
+    stand = sight_for(bf).stand
     occupied = state.occupied()
     tokens_at = {tk.tile for tk in state.tokens}
     return [t for t in space.tiles_within(bf, fig.tile, const("trap_token_radius"))
-            if bf.can_stand(t) and t not in occupied and t not in tokens_at]
+            if t in stand and t not in occupied and t not in tokens_at]
 
 
 def completable(state: State, fig: Figure, chosen: list[Tile], flight: list[Tile],
@@ -326,7 +334,7 @@ def completable(state: State, fig: Figure, chosen: list[Tile], flight: list[Tile
 
 
 def token_options(state: State, fig: Figure, chosen: list[Tile]) -> list[Option]:
-    flight = flight_ends(state, fig, fig.tile)
+    flight = flight_ends(state, fig)
     cands = token_candidates(state, fig)
     return [Option(f"token:{tile_key(t)}", "trap_token", fig.id, t)
             for t in cands if t not in chosen and completable(state, fig, chosen + [t], flight, cands)]
@@ -340,7 +348,7 @@ def flee_options(state: State, fig: Figure, token_tiles: list[Tile]) -> list[Opt
     rad = const("trap_radius")
     out = []
     for t in sorted(r.cost):
-        if t in occupied or not bf.can_stand(t) or any(space.within(t, k, rad) for k in token_tiles):
+        if t in occupied or t not in sight_for(bf).stand or any(space.within(t, k, rad) for k in token_tiles):
             continue
         out.append(Option(f"flee:{tile_key(t)}", "flee", fig.id, t, path=tuple(r.path(t))))
     return out

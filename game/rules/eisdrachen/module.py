@@ -94,7 +94,7 @@ class Eisdrachen(RuleModule):
         if loadout["scope"] and weapon(loadout["shooting"])["range"] < const("sniper_min_range"):
             raise RulesError(place, "a sniper scope needs a weapon of range 20 or more")
         fid = spec.get("id") or f"{SIDE_PREFIX[side]}{index + 1}"
-        pv = int(spec.get("pv", prof["PV"]))
+        pv = min(int(spec.get("pv", prof["PV"])), int(prof["PV"]))
         return Figure(id=fid, side=side, name=spec.get("name", rank), rank=rank, V=int(prof["V"]), I=int(prof["I"]),
                       A=int(prof["A"]), F=int(prof["F"]), pv=pv, max_pv=int(prof["PV"]), tile=(0, 0),
                       weapon=loadout["shooting"], blade=loadout.get("blade"),

@@ -5,6 +5,7 @@ Statuses are stored as the list of turns in which they are active (rules/eisdrac
 """
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -57,6 +58,12 @@ class Figure:
     alarm_used_turn: int = 0
     activated: bool = False
     allowance: int = 0
+
+    def __deepcopy__(self, memo: dict) -> "Figure":
+        """Every field is immutable but the status lists: copy those only (Match snapshots often)."""
+        new = copy.copy(self)
+        new.statuses = {k: list(v) for k, v in self.statuses.items()}
+        return new
 
     def has(self, status: str, turn: int) -> bool:
         return turn in self.statuses.get(status, ())
