@@ -33,6 +33,7 @@ from .widgets import ACCENT, BAD, BG, GOOD, MUTED, PANEL, TEXT, side_colour
 AREA_KEYS = ("radius", "blast_radius", "blast")
 LANDING_KEYS = ("landings", "landing_tiles", "tiles")
 CHOOSER_PAGE = 10
+STEP_SECONDS = 0.08
 PERCENT_DETAILS = ("kill", "attacker_killed", "chance", "success", "hit")
 
 
@@ -76,6 +77,7 @@ class BattleScene:
         self.tile_px = base_tile_size(bf, loaded)
         self.terrain_layer: pygame.Surface | None = None
         self.show_terrain = False
+        self.show_log = True
         self.view = MapView(self.base, (bf.width, bf.height), self.tile_px)
         self.layout()
         self._fitted = False
@@ -109,6 +111,7 @@ class BattleScene:
         self.tokens = []
         self.names: dict[str, str] = {}
         self.log_lines: list[str] = []
+        self.moves: dict[str, tuple] = {}
         self._wrap_key = None
         self._wrapped: list[str] = []
         self.finished_at: float | None = None
@@ -215,10 +218,11 @@ class BattleScene:
     def answer(self, option: Option, by_human: bool = True) -> None:
         side = self.decision.side if self.decision is not None else None
         try:
-            self.match.answer(option.key)
+            events = self.match.answer(option.key)
         except EscarmoucheError as e:
             self.say(str(e), bad=True)
             return
+        self.animate(events)
         self.last_answer_side = side if by_human else None
         self.decision_id = None
         self.chooser = None
@@ -226,6 +230,38 @@ class BattleScene:
         if turn != self.turn_seen or self.match.over:
             self.turn_seen = turn
             self.autosave()
+
+    def animate(self, events) -> None:
+        """Walk moved figures along their path (only moves the viewer may see)."""
+        now = time.monotonic()
+        for e in events:
+            path = e.data.get("path") if isinstance(e.data, dict) else None
+            fid = e.data.get("figure") if isinstance(e.data, dict) else None
+            if not path or not isinstance(fid, str) or not e.seen_by(self.viewer):
+                continue
+            try:
+                tiles = [(int(t[0]), int(t[1])) for t in [e.data.get("from") or path[0], *path]]
+            except (TypeError, ValueError, IndexError, KeyError):
+                continue
+            duration = min(0.6, STEP_SECONDS * len(path))
+            self.moves[fid] = (tiles, now, duration)
+            self.ai_ready_at = max(self.ai_ready_at, now + duration)
+
+    def drawn_at(self, f) -> tuple[float, float]:
+        """Where a figure is drawn now, in tiles: its tile, or a point along its last move."""
+        move = self.moves.get(f.id)
+        if move is None:
+            return f.tile[0] + 0.5, f.tile[1] + 0.5
+        tiles, start, duration = move
+        t = (time.monotonic() - start) / duration if duration > 0 else 1.0
+        if t >= 1 or tuple(tiles[-1]) != tuple(f.tile):
+            del self.moves[f.id]
+            return f.tile[0] + 0.5, f.tile[1] + 0.5
+        pos = t * (len(tiles) - 1)
+        i = int(pos)
+        a, b = tiles[i], tiles[min(i + 1, len(tiles) - 1)]
+        k = pos - i
+        return a[0] + (b[0] - a[0]) * k + 0.5, a[1] + (b[1] - a[1]) * k + 0.5
 
     def click_tile(self, tile) -> None:
         d = self.decision
@@ -445,6 +481,8 @@ class BattleScene:
             self.view.zoom_by(-1)
         elif self.key_is(event, "terrain"):
             self.show_terrain = not self.show_terrain
+        elif self.key_is(event, "log"):
+            self.show_log = not self.show_log
         elif self.key_is(event, "skip"):
             self.fast_forward = bool(self.ai_players)
         elif self.key_is(event, "cancel"):
@@ -491,7 +529,8 @@ class BattleScene:
     def layout(self) -> None:
         ui = self.app.ui
         w, h = self.app.screen.get_size()
-        top, bar, log_w = ui.s(40), ui.s(64), min(ui.s(360), w // 3)
+        top, bar = ui.s(40), ui.s(64)
+        log_w = min(ui.s(360), w // 3) if self.show_log else 0
         self.map_rect = pygame.Rect(0, top, w - log_w, h - top - bar)
         self.log_rect = pygame.Rect(w - log_w, top, log_w, h - top - bar)
         self.bar_rect = pygame.Rect(0, h - bar, w, bar)
@@ -592,7 +631,7 @@ class BattleScene:
         if d is not None and self.human_turn():
             selectable = {o.figure for o in d.options if o.figure and o.figure != d.figure}
         for f in self.figs:
-            cx, cy = self.view.tile_centre(f.tile)
+            cx, cy = self.view.to_screen(*self.drawn_at(f))
             r = max(3, int(cell * 0.38))
             if not f.alive:
                 pygame.draw.line(surface, MUTED, (cx - r, cy - r), (cx + r, cy + r), 2)
@@ -791,6 +830,8 @@ class BattleScene:
     def draw_log(self, surface: pygame.Surface) -> None:
         ui = self.app.ui
         r = self.log_rect
+        if r.w <= 0:
+            return
         pygame.draw.rect(surface, (30, 32, 38), r)
         pygame.draw.line(surface, (70, 74, 84), r.topleft, r.bottomleft)
         ui.text(surface, tr("hud.log"), (r.x + ui.s(8), r.y + ui.s(6)), 20, ACCENT)

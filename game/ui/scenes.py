@@ -395,11 +395,11 @@ class SettingsScene:
         y += ui.s(10)
         ui.text(surface, tr("settings.keys"), (x, y), 22, ACCENT)
         y += ui.s(32)
-        col_w = ui.s(300)
+        col_w = min(ui.s(420), (w - x * 2 - ui.s(30)) // 2)
         for i, action in enumerate(DEFAULT_KEYS):
             cx = x + (i % 2) * (col_w + ui.s(30))
             cy = y + (i // 2) * ui.s(38)
-            ui.text(surface, tr(f"key.{action}"), (cx, cy + ui.s(8)), 20, TEXT)
+            ui.text(surface, tr(f"key.{action}"), (cx, cy + ui.s(8)), 20, TEXT, max_width=col_w - ui.s(128))
             label = "…" if self.rebinding == action else st.keys.get(action, "")
             ui.button(surface, (cx + col_w - ui.s(120), cy, ui.s(120), ui.s(32)), label,
                       lambda a=action: setattr(self, "rebinding", a), selected=(self.rebinding == action), size=18,
