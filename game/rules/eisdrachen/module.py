@@ -1,11 +1,17 @@
 """The Eisdrachen rule module: turn structure (rules/eisdrachen.md 3.2), decisions and victory.
 
-Project defaults documented here:
+Project defaults and readings documented here (the spec leaves them open):
 - Turn 1 opens with an "initiative" decision holding one option, because no die may be rolled
   while the state is built; later initiatives are rolled when the previous turn ends.
 - Victory: the side that kills every enemy wins; after ``max_turns`` the side with more total
   remaining PV wins, equal totals are a draw.
-- A melee riposte and an alarm riposte are decisions of the defending side; rerolls are not.
+- A melee riposte and an alarm riposte are decisions of the defending side; rerolls are not
+  (combat.py). Holding an alarm riposte does not use it up for the turn.
+- Crawl and Climb options are listed only for tiles a Move cannot reach, so one tile is not
+  offered three times; a Melee whose contact move has a single tile makes it without asking.
+- A wolf-trapped Bleu does not strike first: it "can do nothing" that turn.
+- Picking up a shooting weapon swaps it for the one carried (a figure carries exactly one).
+- Enemy figures block paths even when hidden: two figures never share a tile.
 """
 from __future__ import annotations
 
