@@ -687,3 +687,19 @@ def test_strike_prone_target_is_base_zero():
     assert d.raw == 0
     d = strike_difficulty(state.chars["A1"], state.chars["B1"], W["pistol"], True)
     assert d.raw == 4
+
+
+def test_odds_of_a_burst_swap_severity_and_location_for_the_higher_severity():
+    state, a = shooter_state()
+    opts = action_options(ctx_for(state, []), a, {"mode": "regular"})
+    burst = next(o for o in opts if o.key == "burst:B1")
+    rows = RULES.odds(state, burst).details["severity_rows_given_hit"]
+    assert rows == {k: Fraction(2 * k - 1, 36) for k in range(1, 7)}     # the higher of two dice
+
+
+def test_odds_of_a_two_handed_strike_use_the_cancelling_table():
+    state = make_state([fig("A1", "brawler", (0, 0), offensive=True)], [fig("B1", "veteran", (1, 0))])
+    state.chars["B1"].cib_mod = 4
+    opts = action_options(ctx_for(state, []), state.chars["A1"], {"mode": "regular"})
+    axe = next(o for o in opts if o.key == "strike:B1:two_handed_axe")
+    assert RULES.odds(state, axe).details["success"] == Fraction(4, 9)      # rank 3, difficulty 4, 2 hands

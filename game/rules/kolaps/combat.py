@@ -94,12 +94,18 @@ def severity_row(s: int) -> int:
     return min(s, 6)
 
 
-def hit_rows(ch: Character, n: int, mode: str) -> dict[int, Fraction]:
-    """Exact distribution of the severity row of a non-critical hit on ch."""
+def hit_rows(ch: Character, n: int, mode: str, burst: bool = False) -> dict[int, Fraction]:
+    """Exact distribution of the severity row of a non-critical hit on ch.
+
+    A C roll keeps its best die; a burst swaps severity and location whenever that gives the higher severity.
+    """
     out: dict[int, Fraction] = {}
     for s, ps in severity_distribution(n, mode).items():
-        for zone in ZONES:
-            row = severity_row(s + zone_modifier(ch, zone))
+        for loc, zone in enumerate(ZONES, start=1):
+            severity = s + zone_modifier(ch, zone)
+            if burst:
+                severity = max(severity, loc + zone_modifier(ch, ZONES[s - 1]))
+            row = severity_row(severity)
             out[row] = out.get(row, Fraction(0)) + ps / 6
     return out
 

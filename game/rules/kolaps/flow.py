@@ -524,7 +524,7 @@ def op_knife_window(ctx: Ctx, st: dict) -> None:
                    "preset": f"strike:{enemy.id}:knife"}, st)
         return
     knifers = [k for k in ctx.in_play() if enemy.id in k.knife_foes and able(k) and not k.activated_this_turn
-               and k.offensive and hostile(k, enemy) and space.adjacent(k.tile, enemy.tile)
+               and k.offensive and not k.no_offensive_next_activation and hostile(k, enemy) and space.adjacent(k.tile, enemy.tile)
                and "knife" in k.weapons and legal_target(ctx, k, enemy)]
     if not knifers:
         return
@@ -539,7 +539,8 @@ def ambush_options(ctx: Ctx, enemy: Character) -> list[Option]:
     for amb in ctx.in_play():
         if not (amb.ambush_armed and able(amb) and amb.morale >= 3 and hostile(amb, enemy)):
             continue
-        act = {"mode": "ambush", "only_target": enemy.id}
+        act = {"mode": "ambush", "only_target": enemy.id, "no2h": amb.no_two_handed_next_activation,
+               "nooff": amb.no_offensive_next_activation}
         for o in action_options(ctx, amb, act):
             if o.action in ATTACKS and o.target == enemy.id:
                 out.append(Option(f"amb:{amb.id}:{o.key}", o.action, amb.id, o.tile, o.target, o.path,

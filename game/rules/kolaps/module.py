@@ -151,18 +151,19 @@ class Kolaps(RuleModule):
     # --- odds -----------------------------------------------------------------------
 
     def odds(self, state: KolapsState, option: Option) -> Odds | None:
-        if option.action not in ATTACKS or option.figure not in state.chars or option.target not in state.chars:
+        action = "strike" if option.action == "knife" else option.action
+        if action not in ATTACKS or option.figure not in state.chars or option.target not in state.chars:
             return None
         a, t = state.chars[option.figure], state.chars[option.target]
         wname = option.value or a.ready_weapon
         w = self.data["weapons"][wname]
-        if option.action == "throw":
+        if action == "throw":
             return self._blast_odds(state, a, t, w)
-        if option.action in ("strike", "movestrike"):
-            diff = strike_difficulty(a, t, w, option.action == "movestrike")
+        if action in ("strike", "movestrike"):
+            diff = strike_difficulty(a, t, w, action == "movestrike")
             strike = True
         else:
-            diff = shot_difficulty(state.bf, state, a, a.tile, t, w, option.action == "moveshoot")
+            diff = shot_difficulty(state.bf, state, a, a.tile, t, w, action == "moveshoot")
             strike = False
         if diff is None:
             return None
@@ -170,7 +171,7 @@ class Kolaps(RuleModule):
         two_hands = strike and w["range"] is None and "two_hands" in w["traits"]
         p = roll_odds(diff.value, need, two_hands)
         sev = severity_dice(w, diff.band, strike)
-        rows = hit_rows(t, *sev)
+        rows = hit_rows(t, *sev, burst=action == "burst")
         outcomes = {"critical": p["critical_success"], "hit": p["success"] - p["critical_success"],
                     "critical_failure": p["critical_failure"],
                     "failure": 1 - p["success"] - p["critical_failure"]}
@@ -180,7 +181,7 @@ class Kolaps(RuleModule):
                    "severity_rows_given_hit": rows,
                    "wound_given_hit": sum((q for r, q in rows.items() if r >= 3), Fraction(0)),
                    "zone": Fraction(1, 6)}
-        return Odds(f"{option.action} {t.name}", outcomes, details)
+        return Odds(f"{action} {t.name}", outcomes, details)
 
     def _blast_odds(self, state: KolapsState, a: Character, primary: Character, w: dict) -> Odds:
         outcomes, details = {}, {}
