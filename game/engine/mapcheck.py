@@ -11,7 +11,7 @@ import numpy as np
 
 from ..errors import MapError
 from .battlefield import Battlefield, Door
-from .tiled import KNOWN_HAZARDS, connected_labels, load_map, walkable
+from .tiled import KNOWN_HAZARDS, connected_labels, corner_blockers, load_map, walkable
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ def _spawn_problems(name: str, bf: Battlefield) -> list[Problem]:
         for t in good:
             stand[t[1], t[0]] = True
     if bf.spawn.get(0) and bf.spawn.get(1) and stand.any():
-        labels = connected_labels(walkable(bf))
+        labels = connected_labels(walkable(bf), corner_blockers(bf, shut_from=3))
         reach = {side: {int(labels[y, x]) for x, y in bf.spawn[side] if labels[y, x]} for side in (0, 1)}
         if reach[0] and reach[1] and not reach[0] & reach[1]:
             out.append(Problem(name, "spawn side 0", "no path on foot leads to the spawn zone of side 1",

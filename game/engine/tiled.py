@@ -1171,7 +1171,7 @@ class _Loader:
         missing = [s for s in (0, 1) if not bf.spawn.get(s)]
         if not missing:
             return
-        component = _largest_component(_standable(bf))
+        component = _largest_component(bf, _standable(bf))
         tiles = sorted(zip(*np.nonzero(component.T)))  # (x, y) sorted by column, then row
         if not tiles:
             self.warn("map", "no tile can be stood on, so no spawn zone could be placed",
@@ -1236,8 +1236,14 @@ def walkable(bf: Battlefield) -> np.ndarray:
     return ~(bf.blocks_move | bf.climbable | bf.deep_water | (bf.door >= 3))
 
 
-def _largest_component(mask: np.ndarray) -> np.ndarray:
-    labels = connected_labels(mask)
+def corner_blockers(bf: Battlefield, shut_from: int = 2) -> np.ndarray:
+    """Tiles whose corners a diagonal step may not cut (conventions.md 3.2): walls, climbable
+    tiles and doors at or above ``shut_from`` (2: closed, 3: locked only)."""
+    return bf.blocks_move | bf.climbable | (bf.door >= shut_from)
+
+
+def _largest_component(bf: Battlefield, mask: np.ndarray) -> np.ndarray:
+    labels = connected_labels(mask, corner_blockers(bf))
     if labels.max() == 0:
         return np.zeros_like(mask)
     counts = np.bincount(labels.ravel())
@@ -1245,8 +1251,9 @@ def _largest_component(mask: np.ndarray) -> np.ndarray:
     return labels == int(np.argmax(counts))
 
 
-def connected_labels(mask: np.ndarray) -> np.ndarray:
-    """8-connected component labels (0 = not in mask), by breadth-first search."""
+def connected_labels(mask: np.ndarray, corners: np.ndarray | None = None) -> np.ndarray:
+    """Component labels (0 = not in mask) for king moves between tiles of ``mask``; a diagonal
+    step is refused when either tile beside it is in ``corners`` (walls' corners are not cut)."""
     h, w = mask.shape
     labels = np.zeros((h, w), dtype=np.int32)
     current = 0
@@ -1265,7 +1272,10 @@ def connected_labels(mask: np.ndarray) -> np.ndarray:
                     continue
                 for dx in (-1, 0, 1):
                     nx = x + dx
-                    if 0 <= nx < w and mask[ny, nx] and not labels[ny, nx]:
-                        labels[ny, nx] = current
-                        stack.append((nx, ny))
+                    if not (0 <= nx < w) or not mask[ny, nx] or labels[ny, nx]:
+                        continue
+                    if dx and dy and corners is not None and (corners[y, nx] or corners[ny, x]):
+                        continue
+                    labels[ny, nx] = current
+                    stack.append((nx, ny))
     return labels

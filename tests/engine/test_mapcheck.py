@@ -58,6 +58,15 @@ def test_side_that_cannot_reach_the_other_is_warned(tmp_path):
     assert any(p.severity == "warning" and "no path on foot" in p.message for p in problems)
 
 
+def test_a_diagonal_wall_separates_the_sides_because_corners_cannot_be_cut(tmp_path):
+    rows = [[1] * 8 for _ in range(6)]
+    for y in range(6):
+        rows[y][y + 1] = 2                   # a staircase of walls touching only at their corners
+    problems = check_map(open_map(tmp_path, rows, extra=objects(
+        "deploy", obj(90, "spawn", 0, 128, 32, 64, side=0), obj(91, "spawn", 224, 0, 32, 64, side=1))))
+    assert any("no path on foot" in p.message for p in problems)
+
+
 def test_a_door_in_the_wall_keeps_the_sides_connected_and_is_not_warned(tmp_path):
     rows = [[1] * 6 for _ in range(4)]
     for y in range(4):
