@@ -42,6 +42,13 @@ def test_full_match_ai_against_random_ends_with_an_outcome():
     assert any(e.kind == "dice" and e.data["purpose"] == "initiative" for e in match.log)
 
 
+def test_every_die_rolled_appears_in_a_dice_event():
+    for seed in (2, 8):
+        match = play(seed, ai_side=seed % 2, check=False)
+        shown = sum(len(e.data["values"]) for e in match.log if e.kind == "dice")
+        assert shown == match.dice.count > 0
+
+
 def test_same_seed_and_answers_give_the_same_digest():
     first = play(11, check=False)
     bf = field()

@@ -506,7 +506,7 @@ def jump(state: State, fig: Figure, option: Option, dice: Dice, events: list) ->
     roll = dice.d(6, "4.12")
     short = roll == 6
     events.append(Event("dice", {"figure": fig.id, "purpose": "jump", "values": [roll], "sides": 6,
-                                 "needed": 6, "short": short}, rule="4.12"))
+                                 "short": short}, rule="4.12"))
     landing = short_landing(state, fig, d) if short else option.tile
     start = fig.tile
     place(state, fig, landing)
@@ -583,5 +583,5 @@ def repair_or_sabotage(state: State, fig: Figure, option: Option, events: list) 
         return
     x, y = option.tile
     bf.door[y, x] = Door.OPEN
-    events.append(Event("sabotage", {"figure": fig.id, "door": list(option.tile), "open": True}, rule="4.13"))
+    events.append(Event("sabotage", {"figure": fig.id, "tile": list(option.tile), "door": "open"}, rule="4.13"))
 

@@ -41,10 +41,12 @@ def shot_attacks(base: int, shooter: Figure, target: Figure, turn: int) -> int:
     return n
 
 
-def _dice_event(fig: Figure, purpose: str, values: list[int], needed: int, successes: int,
+def _dice_event(fig: Figure, purpose: str, values: list[int], needed: int | None, successes: int,
                 rule: str, **extra) -> Event:
-    d = {"figure": fig.id, "purpose": purpose, "values": list(values), "sides": 6,
-         "needed": needed, "successes": successes}
+    """``needed`` is the "N+" a die must reach; wound dice have none (they fail on N+: ``fails_on``)."""
+    d = {"figure": fig.id, "purpose": purpose, "values": list(values), "sides": 6, "successes": successes}
+    if needed is not None:
+        d["needed"] = needed
     d.update(extra)
     return Event("dice", d, rule=rule)
 
@@ -72,14 +74,14 @@ def resolve_attacks(state: State, attacker: Figure, defender: Figure, n: int, fo
         fails = wound_fails_on(attacker.I)
         values = dice.roll(points, 6, rule)
         wounds = sum(v < fails for v in values)
-        events.append(_dice_event(attacker, "wound", values, fails, wounds, rule,
-                                  target=defender.id, rule_text=f"fails on {fails}+"))
+        events.append(_dice_event(attacker, "wound", values, None, wounds, rule,
+                                  target=defender.id, fails_on=fails))
         missed = points - wounds
         if missed and attacker.has("wound_reroll", turn):
             again = dice.roll(missed, 6, rule)
             more = sum(v < fails for v in again)
-            events.append(_dice_event(attacker, "wound", again, fails, more, rule,
-                                      target=defender.id, reroll=True))
+            events.append(_dice_event(attacker, "wound", again, None, more, rule,
+                                      target=defender.id, fails_on=fails, reroll=True))
             wounds += more
     events.append(Event("attack", {"attacker": attacker.id, "target": defender.id, "attacks": n,
                                    "through": through, "damage_points": points, "wounds": wounds}, rule=rule))
