@@ -703,3 +703,32 @@ def test_odds_of_a_two_handed_strike_use_the_cancelling_table():
     opts = action_options(ctx_for(state, []), state.chars["A1"], {"mode": "regular"})
     axe = next(o for o in opts if o.key == "strike:B1:two_handed_axe")
     assert RULES.odds(state, axe).details["success"] == Fraction(4, 9)      # rank 3, difficulty 4, 2 hands
+
+
+@pytest.mark.parametrize("dice,morale", [([4, 4, 6], 5), ([4, 4, 3], 4), ([4, 3], 3)])
+def test_rally_rolls_at_assessment_difficulty_two_then_a_d6(dice, morale):
+    state = make_state([fig("A1", "trooper", (0, 0), morale=3)], [fig("B1", "trooper", (39, 0))])
+    ch = state.chars["A1"]
+    ch.rally_declared = True
+    ch.fatigue_gained_this_turn = True
+    ctx = ctx_for(state, dice)
+    run_steps(ctx, {"op": "assessment"})
+    assert ch.morale == morale and ctx.dice.left == []
+
+
+def test_take_cover_needs_cover_on_or_next_to_the_tile_and_huddling_adds_a_level():
+    state = make_state([fig("A1", "trooper", (0, 0), offensive=True)], [fig("B1", "trooper", (10, 0))])
+    b1 = state.chars["B1"]
+    b1.offensive = True
+    assert not any(o.action == "cover" for o in action_options(ctx_for(state, []), b1, {"mode": "regular"}))
+    state.bf.cover[1, 10] = 1
+    opts = action_options(ctx_for(state, []), b1, {"mode": "regular"})
+    assert any(o.action == "cover" for o in opts) and any(o.action == "ambush" for o in opts)
+    state.bf.cover[0, 10] = 1
+    a1 = state.chars["A1"]
+    w = W["assault_rifle"]
+    assert shot_difficulty(state.bf, state, a1, a1.tile, b1, w, False).raw == 2      # light cover − offensive
+    b1.ambush_armed = True
+    assert shot_difficulty(state.bf, state, a1, a1.tile, b1, w, False).raw == 3      # the ambusher keeps it
+    b1.huddled = True
+    assert shot_difficulty(state.bf, state, a1, a1.tile, b1, w, False).raw == 4
