@@ -94,3 +94,25 @@ def test_ai_beats_the_random_player_and_answers_fast():
         wins += match.outcome.winner == ai_side
     assert wins > games // 2
     assert statistics.median(times) < 0.1
+
+
+def test_ai_heals_a_hurt_ally_when_no_enemy_is_in_reach():
+    s = build(unit("m", 0, (0, 0), loadout="medic"), unit("a", 0, (1, 0), pv=2), unit("o", 1, (29, 29)),
+              size=40)
+    assert legal(s) == ("action", "heal:a")
+
+
+def test_ai_fights_an_adjacent_enemy_it_outclasses_in_melee():
+    s = build(unit("v", 0, (0, 0), "Assassin", loadout="medic"), unit("b", 1, (1, 0), "Bleu", pv=2, blade=None,
+                                                                  loadout="medic"))
+    s.figure("v").weapon = "pistol"
+    s.figure("v").add_status("emp", [1])
+    assert legal(s) == ("action", "melee:b")
+
+
+def test_ai_moves_toward_the_enemy_when_it_cannot_shoot():
+    s = build(unit("p", 0, (0, 0), loadout="medic"), unit("o", 1, (20, 0), loadout="medic"))
+    kind, key = legal(s)
+    assert key.startswith("move:")
+    x, y = map(int, key[5:].split(","))
+    assert abs(20 - x) + abs(y) < 20
