@@ -707,7 +707,10 @@ class BattleScene:
             lines += [(text, MUTED) for text in self.detail_lines(odds.details or {})]
         width = max(ui.font(18).size(text)[0] for text, _ in lines) + ui.s(14)
         height = len(lines) * ui.s(18) + ui.s(10)
-        x = min(mouse[0] + ui.s(18), self.map_rect.right - width - 2)
+        if mouse[0] > self.map_rect.centerx:     # keep the box off the side the shot goes to
+            x = max(self.map_rect.x + 2, mouse[0] - width - ui.s(18))
+        else:
+            x = min(mouse[0] + ui.s(18), self.map_rect.right - width - 2)
         y = min(mouse[1] + ui.s(18), self.map_rect.bottom - height - 2)
         box = pygame.Rect(x, y, width, height)
         shade = pygame.Surface(box.size, pygame.SRCALPHA)
@@ -756,14 +759,28 @@ class BattleScene:
             name, _, where = str(key).partition(":")
             if name == "landing" and "," in where:
                 landings.append(where.split(","))
+        spots = []
         for t in landings:
             try:
-                pygame.draw.rect(surface, (255, 160, 60), self.view.tile_rect((int(t[0]), int(t[1]))), 1)
+                spots.append((int(t[0]), int(t[1])))
             except (TypeError, IndexError, ValueError):
                 continue
-        if o.tile is not None and isinstance(radius, (int, float)):
-            cx, cy = self.view.tile_centre(o.tile)
-            pygame.draw.circle(surface, (255, 120, 40), (cx, cy), int((radius + 0.5) * self.view.cell), 2)
+        shade = pygame.Surface((max(1, int(self.view.cell)), max(1, int(self.view.cell))), pygame.SRCALPHA)
+        shade.fill((255, 150, 50, 90))
+        for t in spots:
+            rect = self.view.tile_rect(t)
+            surface.blit(shade, rect)
+            pygame.draw.rect(surface, (255, 160, 60), rect, 1)
+        if isinstance(radius, (int, float)) and not isinstance(radius, bool):
+            for centre in spots or ([tuple(o.tile)] if o.tile is not None else []):
+                pygame.draw.circle(surface, (255, 120, 40), self.view.tile_centre(centre),
+                                   int((radius + 0.5) * self.view.cell), 1)
+        exposed = next((v for v in details.values() if isinstance(v, dict) and v and all(k in self.names for k in v)),
+                       {})
+        for fid in exposed:
+            f = self.figure(fid)
+            if f is not None:
+                pygame.draw.circle(surface, (255, 120, 40), self.view.tile_centre(f.tile), int(self.view.cell * 0.6), 3)
 
     def draw_ai_hint(self, surface: pygame.Surface) -> None:
         o = self.last_ai
