@@ -513,7 +513,8 @@ class Eisdrachen(RuleModule):
             dist = mixture(p + ([(1 - hit, {0: Fraction(1)})] if hit < 1 else []))
             per_figure[fid] = labelled(dist)
             expected[fid] = mean(dist)
-        return Odds("grenade", landings, {"figures": per_figure, "expected": expected})
+        return Odds("grenade", landings, {"figures": per_figure, "expected": expected,
+                                          "blast_radius": const("grenade_blast_radius")})
 
     # --- checks ----------------------------------------------------------------------------
 
