@@ -12,7 +12,7 @@ from fractions import Fraction
 from ..engine import space
 from ..engine.decision import Decision, Option
 from ..engine.match import Match
-from ..rules.kolaps.combat import behind_cover, zone_modifier
+from ..rules.kolaps.combat import behind_cover, line_of_sight, zone_modifier
 from ..rules.kolaps.effects import Ctx, controller, hostile
 from ..rules.kolaps.model import ZONES
 from ..rules.kolaps.options import (ATTACKS, can_offend, destinations, legal_target, static_attacks, usable,
@@ -52,7 +52,7 @@ class KolapsAI:
                 continue
             if w["range"] is not None and usable(ctx, ch, ch.ready_weapon, {}):
                 reach_cm = w["range"] if "explosion" in w["traits"] else 2 * w["range"]
-                if space.within_cm(ch.tile, t.tile, reach_cm, cpt) and space.line_of_sight(ctx.bf, ch.tile, t.tile):
+                if space.within_cm(ch.tile, t.tile, reach_cm, cpt) and line_of_sight(ctx.bf, ch.tile, t.tile):
                     return True
             else:
                 if walk is None:
@@ -153,7 +153,7 @@ class KolapsAI:
             value += 0.8 - 0.02 * nearest
         else:
             in_range = sum(1 for e in enemies if space.within_cm(tile, e.tile, w["range"], cpt)
-                           and space.line_of_sight(ctx.bf, tile, e.tile))
+                           and line_of_sight(ctx.bf, tile, e.tile))
             value += 0.25 * min(in_range, 2) - 0.02 * max(0.0, nearest - w["range"])
         return value
 

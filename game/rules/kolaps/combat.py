@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from ...engine import space
 from ...engine.battlefield import Battlefield, Tile
@@ -99,15 +100,38 @@ def hit_rows(ch: Character, n: int, mode: str, burst: bool = False) -> dict[int,
 
     A C roll keeps its best die; a burst swaps severity and location whenever that gives the higher severity.
     """
+    return dict(_hit_rows(tuple(zone_modifier(ch, z) for z in ZONES), n, mode, burst))
+
+
+@lru_cache(maxsize=4096)
+def _hit_rows(mods: tuple, n: int, mode: str, burst: bool) -> tuple:
     out: dict[int, Fraction] = {}
     for s, ps in severity_distribution(n, mode).items():
-        for loc, zone in enumerate(ZONES, start=1):
-            severity = s + zone_modifier(ch, zone)
+        for loc in range(1, 7):
+            severity = s + mods[loc - 1]
             if burst:
-                severity = max(severity, loc + zone_modifier(ch, ZONES[s - 1]))
+                severity = max(severity, loc + mods[s - 1])
             row = severity_row(severity)
             out[row] = out.get(row, Fraction(0)) + ps / 6
-    return out
+    return tuple(sorted(out.items()))
+
+
+_SIGHT: dict = {}
+
+
+def line_of_sight(bf: Battlefield, a: Tile, b: Tile) -> bool:
+    """``space.line_of_sight``, memoised per battlefield: KOLAPS never opens or shuts a door."""
+    entry = _SIGHT.get(id(bf))
+    if entry is None or entry[0] is not bf:
+        if len(_SIGHT) > 8:
+            _SIGHT.clear()
+        entry = _SIGHT[id(bf)] = (bf, {})
+    cache = entry[1]
+    key = (a, b) if a <= b else (b, a)
+    seen = cache.get(key)
+    if seen is None:
+        seen = cache[key] = space.line_of_sight(bf, a, b)
+    return seen
 
 
 # --- cover ------------------------------------------------------------------------

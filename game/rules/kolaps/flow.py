@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ...engine import space
 from ...engine.decision import Decision, Option
-from .combat import (behind_cover, blast_difficulty, severity_dice, shot_band, shot_difficulty,
+from .combat import (behind_cover, blast_difficulty, line_of_sight, severity_dice, shot_band, shot_difficulty,
                      strike_difficulty, traits)
 from .effects import Ctx, controller, hostile
 from .model import MUTINOUS, NORMAL, PINNED, ROUTING, SHELTERED, WITHDRAWING, Character
@@ -588,7 +588,7 @@ def op_attack(ctx: Ctx, st: dict) -> None:
     else:
         origin = tuple(st["origin"])
         diff = shot_difficulty(ctx.bf, ctx.state, a, origin, t, w, st["moving"])
-        if diff is None or not space.line_of_sight(ctx.bf, origin, t.tile):
+        if diff is None or not line_of_sight(ctx.bf, origin, t.tile):
             ctx.ev("attack_cancelled", "5.11", figure=a.id, target=t.id, reason="no shot")
             return
     ctx.ev("attack", "5.17", figure=a.id, target=t.id, weapon=st["weapon"], attack=st["kind"],

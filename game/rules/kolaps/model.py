@@ -1,6 +1,7 @@
 """The KOLAPS character sheet (§2.3) and match state, as plain dataclasses the Match deep-copies."""
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,3 +131,11 @@ class KolapsState:
     winner: int | None = None
     end_reason: str = ""
     reactions: list = field(default_factory=list)       # reactions owed once the current action ends
+
+    def __deepcopy__(self, memo):
+        """The battlefield and the pending Decision (frozen, never mutated) are shared; the rest is copied."""
+        new = copy.copy(self)
+        for name in self.__dataclass_fields__:
+            if name not in ("bf", "choice"):
+                setattr(new, name, copy.deepcopy(getattr(self, name), memo))
+        return new

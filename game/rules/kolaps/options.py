@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ...engine import space
 from ...engine.decision import Option
-from .combat import ENGAGEMENT_CM, behind_cover, shot_band, shot_difficulty, strike_difficulty, traits
+from .combat import (ENGAGEMENT_CM, behind_cover, line_of_sight, shot_band, shot_difficulty, strike_difficulty,
+                     traits)
 from .effects import Ctx, hostile
 from .model import MUTINOUS, NORMAL, PINNED, ROUTING, WITHDRAWING, Character
 
@@ -98,7 +99,7 @@ def shot_targets(ctx: Ctx, ch: Character, origin, act: dict, moving: bool) -> li
     for t in ctx.in_play():
         if not legal_target(ctx, ch, t, act) or space.adjacent(origin, t.tile):
             continue
-        if not space.line_of_sight(ctx.bf, origin, t.tile):
+        if not line_of_sight(ctx.bf, origin, t.tile):
             continue
         band = shot_band(origin, t.tile, w, ctx.state.cm_per_tile)
         if band is None:
