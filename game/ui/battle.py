@@ -28,7 +28,7 @@ from .i18n import tr
 from .mapview import MapView
 from .maprender import base_tile_size, overlay_surface, render_base
 from .settings import autosave_path, saves_dir
-from .widgets import ACCENT, BAD, BG, GOOD, MUTED, PANEL, TEXT, side_colour
+from .widgets import ACCENT, BAD, BG, GOOD, MUTED, PANEL, TEXT, Button, side_colour
 
 AREA_KEYS = ("radius", "blast_radius", "blast")
 LANDING_KEYS = ("landings", "landing_tiles", "tiles")
@@ -78,6 +78,7 @@ class BattleScene:
         self.terrain_layer: pygame.Surface | None = None
         self.show_terrain = False
         self.show_log = True
+        self.show_help = False
         self.view = MapView(self.base, (bf.width, bf.height), self.tile_px)
         self.layout()
         self._fitted = False
@@ -426,6 +427,10 @@ class BattleScene:
         return bool(bound) and pygame.key.name(event.key) == bound
 
     def handle(self, event: pygame.event.Event) -> None:
+        if self.show_help:
+            if event.type == pygame.KEYDOWN:
+                self.show_help = False
+            return
         if self.handover_to is not None:
             if event.type == pygame.MOUSEBUTTONUP and event.button == 1 or \
                     event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_SPACE):
@@ -481,6 +486,8 @@ class BattleScene:
             self.view.zoom_by(-1)
         elif self.key_is(event, "terrain"):
             self.show_terrain = not self.show_terrain
+        elif event.key == pygame.K_F1:
+            self.show_help = True
         elif self.key_is(event, "log"):
             self.show_log = not self.show_log
         elif self.key_is(event, "skip"):
@@ -568,10 +575,29 @@ class BattleScene:
         if self.chooser and human:
             self.draw_chooser(surface)
         self.draw_figure_info(surface)
+        if self.show_help:
+            self.draw_help(surface)
         if self.status and time.monotonic() < self.status_until:
             colour = BAD if self.status.startswith("!") else ACCENT
             ui.text(surface, self.status.lstrip("! "), (self.map_rect.x + ui.s(8), self.map_rect.bottom - ui.s(6)),
                     18, colour, "bottomleft", max_width=self.map_rect.w - ui.s(16))
+
+    def draw_help(self, surface: pygame.Surface) -> None:
+        ui = self.app.ui
+        keys = {k: v.upper() if len(v) == 1 else v for k, v in self.app.settings.keys.items()}
+        lines = [tr(f"help.{k}", **keys) for k in ("click", "cancel", "pan", "actions", "keep", "view")]
+        w = min(self.map_rect.w - ui.s(40), ui.s(760))
+        wrapped = [part for line in lines for part in ui.wrap(line, 20, w - ui.s(30))]
+        h = ui.s(60) + len(wrapped) * ui.s(24) + ui.s(30)
+        box = pygame.Rect(self.map_rect.centerx - w // 2, self.map_rect.centery - h // 2, w, h)
+        pygame.draw.rect(surface, (16, 17, 22), box, border_radius=ui.s(8))
+        pygame.draw.rect(surface, ACCENT, box, 1, border_radius=ui.s(8))
+        ui.text(surface, tr("help.title"), (box.x + ui.s(15), box.y + ui.s(14)), 28, ACCENT)
+        for i, line in enumerate(wrapped):
+            ui.text(surface, line, (box.x + ui.s(15), box.y + ui.s(56) + i * ui.s(24)), 20)
+        ui.text(surface, tr("help.close"), (box.centerx, box.bottom - ui.s(12)), 16, MUTED, "midbottom")
+        # drawn last, so a click anywhere closes the help instead of reaching what lies beneath
+        ui.buttons.append(Button(surface.get_rect(), "", lambda: setattr(self, "show_help", False)))
 
     def draw_handover(self, surface: pygame.Surface) -> None:
         ui = self.app.ui
@@ -820,6 +846,7 @@ class BattleScene:
         bw, gap = ui.s(96), ui.s(6)
         right = w - gap
         buttons = [(tr("button.menu"), self.to_menu, True, ""),
+                   (tr("button.help"), lambda: setattr(self, "show_help", True), True, "F1"),
                    (tr("button.save"), self.save, True, "Ctrl+S"),
                    (tr("button.undo"), self.undo, self.can_undo(), "Ctrl+Z"),
                    (tr("button.terrain"), self.toggle_terrain, True, self.app.settings.keys.get("terrain", ""))]

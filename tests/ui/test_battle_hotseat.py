@@ -249,3 +249,16 @@ def test_the_next_player_cannot_undo_the_previous_players_answer(app):
     assert not scene.can_undo()
     press(app, pygame.K_z, pygame.KMOD_LCTRL)
     assert match.answers == ["bid:1"]
+
+
+def test_help_lists_the_bound_keys_and_closes_on_a_key(app):
+    app.settings.keys["end"] = "f"
+    scene = start(app, eisdrachen_match(seed=4))
+    click(app, button_at(app, "Help"))
+    assert scene.show_help
+    steps(app, 1)
+    shot(app, "help.png")
+    from game.ui.i18n import tr
+    assert "F:" in tr("help.actions", **{k: v.upper() for k, v in app.settings.keys.items()})
+    press(app, pygame.K_x)
+    assert not scene.show_help
