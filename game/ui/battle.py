@@ -27,7 +27,7 @@ from .combatlog import describe
 from .i18n import tr
 from .mapview import MapView
 from .maprender import base_tile_size, overlay_surface, render_base
-from .settings import autosave_path, saves_dir
+from .settings import AI_SPEEDS, autosave_path, saves_dir
 from .widgets import ACCENT, BAD, BG, GOOD, MUTED, PANEL, TEXT, Button, side_colour
 
 AREA_KEYS = ("radius", "blast_radius", "blast")
@@ -852,15 +852,25 @@ class BattleScene:
                    (tr("button.terrain"), self.toggle_terrain, True, self.app.settings.keys.get("terrain", ""))]
         if self.ai_players:
             buttons.append((tr("button.skip"), self.skip, True, self.app.settings.keys.get("skip", "")))
+            buttons.append((tr("hud.ai") + " : " + tr(f"speed.{self.app.settings.ai_speed}"), self.cycle_speed, True,
+                            ""))
         for label, cb, enabled, hk in buttons:
-            rect = pygame.Rect(right - bw, ui.s(5), bw, bar.h - ui.s(10))
+            width = max(bw, ui.font(18).size(label)[0] + ui.s(16))
+            rect = pygame.Rect(right - width, ui.s(5), width, bar.h - ui.s(10))
             ui.button(surface, rect, label, cb, enabled=enabled, hotkey="", size=18,
                       tooltip=f"{label} ({hk})" if hk else label,
                       selected=(cb == self.toggle_terrain and self.show_terrain))
-            right -= bw + gap
+            right -= width + gap
 
     def toggle_terrain(self) -> None:
         self.show_terrain = not self.show_terrain
+
+    def cycle_speed(self) -> None:
+        speeds = list(AI_SPEEDS)
+        current = self.app.settings.ai_speed
+        self.app.settings.ai_speed = speeds[(speeds.index(current) + 1) % len(speeds)] if current in speeds \
+            else "normal"
+        self.app.apply_settings()
 
     def skip(self) -> None:
         self.fast_forward = True

@@ -74,3 +74,10 @@ def test_a_damaged_settings_file_gives_the_defaults(home):
     settings_path().parent.mkdir(parents=True, exist_ok=True)
     settings_path().write_text("{ broken", encoding="utf-8")
     assert Settings.load() == Settings()
+
+
+def test_no_argument_opens_the_main_menu(home, tmp_path):
+    from game.ui.app import run
+    png = tmp_path / "menu.png"
+    assert run({"frames": 3, "screenshot": str(png), "fps": 0}) == 0
+    assert pygame.image.load(str(png)).get_size() == (1280, 720)
