@@ -407,7 +407,7 @@ class _Loader:
 
     def read_tree(self, path: Path, what: str) -> ET.Element:
         """The map or a tileset it refers to, as TMX/TSX elements (JSON converted)."""
-        if not path.is_file():
+        if not os.path.isfile(path):
             raise MapError(self.file, f"{what} '{path.name}' not found (looked for {path})")
         try:
             text = path.read_bytes()
@@ -674,7 +674,7 @@ class _Loader:
             return
         place = f"layer '{layer}': object {obj.get('id', '?')}"
         tpath = (base / src).resolve()
-        if not tpath.is_file():
+        if not os.path.isfile(tpath):
             self.warn(place, f"template '{src}' not found; the object keeps only its own data",
                       f"put the template at {tpath}")
             return
