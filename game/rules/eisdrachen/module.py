@@ -21,14 +21,15 @@ from pathlib import Path
 from ...engine import space
 from ...engine.battlefield import Battlefield, Tile
 from ...engine.decision import Decision, Option
+from ...engine.deploy import deploy
 from ...engine.dice import Dice, mean
 from ...engine.events import Event
+from ...engine.tokens import Token
 from ...errors import RulesError
 from ..base import Army, FigureView, Odds, Outcome, RuleModule, TokenView
 from . import actions as act
 from .combat import dodge_on, melee_profile, shot_attacks, strike, weapon
 from .odds import attack_loss, kill_chance, labelled, melee_losses, mixture
-from ...engine.tokens import Token
 from .state import DATA_FILE, SIDE_PREFIX, Emplacement, Figure, Item, State, const, data
 
 STATUS_MARKERS = ("alerted", "emp", "wolf_trapped", "lucky", "dodge_reroll", "wound_reroll", "double_attacks")
@@ -52,33 +53,16 @@ class Eisdrachen(RuleModule):
                 for side, r in enumerate(data()["rosters"][:2])]
 
     def new_state(self, battlefield: Battlefield, armies: list[Army], max_turns: int) -> State:
+        placed = deploy(battlefield, {army.side: army.figures for army in armies})
         figures: list[Figure] = []
-        taken: set[Tile] = set()
-        for army in armies:
-            spawn = self._spawn_tiles(battlefield, army.side)
-            for i, spec in enumerate(army.figures):
-                fig = self._build_figure(army.side, i, spec)
-                if "tile" in spec:
-                    fig.tile = (int(spec["tile"][0]), int(spec["tile"][1]))
-                else:
-                    free = [t for t in spawn if t not in taken]
-                    if not free:
-                        raise RulesError(f"army {army.name}", f"no free spawn tile left for figure {fig.id} "
-                                                              f"on side {army.side}")
-                    fig.tile = free[0]
-                taken.add(fig.tile)
+        for side, pairs in placed.items():
+            for i, (spec, tile) in enumerate(pairs):
+                fig = self._build_figure(side, i, spec)
+                fig.tile = tile
                 figures.append(fig)
         state = State(battlefield, figures, max_turns=max_turns or self.default_max_turns)
         self._map_objects(state)
         return state
-
-    def _spawn_tiles(self, bf: Battlefield, side: int) -> list[Tile]:
-        tiles = list(bf.spawn.get(side, []))
-        if not tiles:
-            x = 0 if side == 0 else bf.width - 1
-            mid = bf.height // 2
-            tiles = sorted(((x, y) for y in range(bf.height)), key=lambda t: (abs(t[1] - mid), t[1]))
-        return [t for t in tiles if bf.can_stand(t)]
 
     def _build_figure(self, side: int, index: int, spec: dict) -> Figure:
         d = data()

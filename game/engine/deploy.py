@@ -1,0 +1,55 @@
+"""Deployment: where each side's figures start, shared by every rule module.
+
+A side starts on its spawn zone; a map with no zone (or too small a one) lends the side its own
+half of the map, nearest the zone first. An army larger than the ground it may stand on is cut
+to fit, first figures first, so even a tiny foreign map plays one against one.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..errors import RulesError
+from .battlefield import Battlefield, Tile
+
+
+def _own_half(bf: Battlefield, side: int) -> list[Tile]:
+    half = bf.width / 2
+    return [(x, y) for y in range(bf.height) for x in range(bf.width)
+            if (x < half if side == 0 else x >= half)]
+
+
+def _spread(tiles: list[Tile], anchor: tuple[float, float]) -> list[Tile]:
+    """Nearest the anchor first, every other tile before the rest so figures do not start in a clump."""
+    ordered = sorted(tiles, key=lambda t: ((t[0] - anchor[0]) ** 2 + (t[1] - anchor[1]) ** 2, t))
+    return [t for t in ordered if t[0] % 2 == 0 and t[1] % 2 == 0] + \
+           [t for t in ordered if not (t[0] % 2 == 0 and t[1] % 2 == 0)]
+
+
+def start_tiles(bf: Battlefield, side: int, taken: Iterable[Tile] = ()) -> list[Tile]:
+    """Free standable start tiles for one side, best first."""
+    taken = set(taken)
+    zone = [tuple(t) for t in bf.spawn.get(side, [])]
+    anchor_tiles = zone or [(0 if side == 0 else bf.width - 1, bf.height // 2)]
+    anchor = (sum(t[0] for t in anchor_tiles) / len(anchor_tiles),
+              sum(t[1] for t in anchor_tiles) / len(anchor_tiles))
+    usable = [t for t in zone if bf.can_stand(t) and t not in taken]
+    spare = [t for t in _own_half(bf, side) if bf.can_stand(t) and t not in taken and t not in usable]
+    return _spread(usable, anchor) + _spread(spare, anchor)
+
+
+def deploy(bf: Battlefield, sides: dict[int, list[dict]]) -> dict[int, list[tuple[dict, Tile]]]:
+    """Pair every figure spec that fits with its start tile; a spec with its own "tile" keeps it."""
+    taken = {tuple(spec["tile"]) for specs in sides.values() for spec in specs if "tile" in spec}
+    placed: dict[int, list[tuple[dict, Tile]]] = {}
+    for side, specs in sorted(sides.items()):
+        free = iter(start_tiles(bf, side, taken))
+        placed[side] = []
+        for spec in specs:
+            tile = tuple(spec["tile"]) if "tile" in spec else next(free, None)
+            if tile is None:
+                break
+            taken.add(tile)
+            placed[side].append((spec, (int(tile[0]), int(tile[1]))))
+        if not placed[side] and specs:
+            raise RulesError("map", f"no tile where side {side} may stand: the map is too small to play on")
+    return placed

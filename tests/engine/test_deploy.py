@@ -1,0 +1,47 @@
+"""Figures start on their side's spawn zone, or on their own half, and armies are cut to fit tiny maps."""
+import pytest
+
+from game.engine.battlefield import Battlefield
+from game.engine.deploy import deploy, start_tiles
+from game.errors import RulesError
+
+
+def specs(n):
+    return [{"id": f"f{i}"} for i in range(n)]
+
+
+def test_figures_start_in_their_spawn_zone_first():
+    bf = Battlefield.open_ground(10, 10)
+    bf.spawn = {0: [(0, y) for y in range(10)], 1: [(9, y) for y in range(10)]}
+    placed = deploy(bf, {0: specs(3), 1: specs(3)})
+    assert all(t[0] == 0 for _, t in placed[0]) and all(t[0] == 9 for _, t in placed[1])
+
+
+def test_a_side_without_a_zone_starts_on_its_own_half():
+    bf = Battlefield.open_ground(8, 4)
+    assert all(x < 4 for x, _ in start_tiles(bf, 0)) and all(x >= 4 for x, _ in start_tiles(bf, 1))
+
+
+def test_walls_and_water_are_never_start_tiles():
+    bf = Battlefield.open_ground(4, 2)
+    bf.blocks_move[:, 0] = True
+    bf.deep_water[0, 1] = True
+    assert start_tiles(bf, 0) == [(1, 1)]
+
+
+def test_an_army_larger_than_the_map_is_cut_to_fit_first_figures_first():
+    bf = Battlefield.open_ground(4, 1)
+    placed = deploy(bf, {0: specs(5), 1: specs(5)})
+    assert [s["id"] for s, _ in placed[0]] == ["f0", "f1"] and len(placed[1]) == 2
+    assert len({t for side in placed.values() for _, t in side}) == 4
+
+
+def test_a_map_with_no_room_for_a_side_is_refused_clearly():
+    with pytest.raises(RulesError, match="too small to play on"):
+        deploy(Battlefield.open_ground(1, 1), {0: specs(1), 1: specs(1)})
+
+
+def test_a_figure_with_its_own_tile_keeps_it():
+    bf = Battlefield.open_ground(6, 6)
+    placed = deploy(bf, {0: [{"id": "a", "tile": [3, 3]}], 1: specs(1)})
+    assert placed[0][0][1] == (3, 3)
