@@ -732,3 +732,19 @@ def test_take_cover_needs_cover_on_or_next_to_the_tile_and_huddling_adds_a_level
     assert shot_difficulty(state.bf, state, a1, a1.tile, b1, w, False).raw == 3      # the ambusher keeps it
     b1.huddled = True
     assert shot_difficulty(state.bf, state, a1, a1.tile, b1, w, False).raw == 4
+
+
+def test_tv37_only_the_primary_target_of_a_blast_is_bound_and_must_react():
+    side0 = [fig("T", "trooper", (0, 0), morale=5, offensive=True), fig("O", "trooper", (4, 2))]
+    side1 = [fig("E1", "trooper", (4, 0)), fig("E2", "trooper", (5, 1)), fig("E3", "trooper", (7, 0)),
+             fig("E4", "trooper", (8, 0))]
+    state = make_state(side0, side1)
+    state.chars["T"].ready_weapon = "grenade"
+    blast_rolls = [6, 5] + [1, 1] * 2 + [1, 2, 2] * 3          # E1 hit; E2, O, E3, E4, T missed
+    hit_on_e1 = [1, 1, 1, 1, 6, 6]                               # severity 3C6, location, secondary 2C6
+    ctx = ctx_for(state, blast_rolls + hit_on_e1)
+    run_steps(ctx, attack("T", "E1", kind="throw", weapon="grenade", origin=(0, 0)))
+    assert ctx.dice.left == []
+    assert state.chars["T"].aff == state.chars["E1"].aff == 1
+    assert all(state.chars[c].aff is None for c in ("E2", "E3", "E4", "O"))
+    assert state.reactions == [{"t": "E1", "a": "T", "forced": True}]

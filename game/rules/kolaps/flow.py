@@ -203,7 +203,8 @@ def op_select(ctx: Ctx, st: dict) -> None:
         push(ctx, st)
         return
     opts = tuple(Option(f"pick:{c.id}", "offensive", c.id, c.tile, value=c.morale) for c in candidates)
-    wait(ctx, st, Decision(side, "offensive", opts, info={"rule": "3.3", "left": st["left"]}))
+    wait(ctx, st, Decision(side, "offensive", opts, info={
+        "rule": "3.3", "left": st["left"], "roll_required": [c.id for c in candidates if c.morale == 3]}))
 
 
 @step
