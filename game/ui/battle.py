@@ -415,6 +415,7 @@ class BattleScene:
         self.ai_ready_at = now + self.app.settings.ai_delay_ms / 1000.0
 
     def finish_handover(self) -> None:
+        self.moves.clear()      # what moved before the hand-over is shown where it stands now
         self.viewer = self.handover_to
         self.handover_to = None
         self._cache_key = None

@@ -262,3 +262,29 @@ def test_help_lists_the_bound_keys_and_closes_on_a_key(app):
     assert "F:" in tr("help.actions", **{k: v.upper() for k, v in app.settings.keys.items()})
     press(app, pygame.K_x)
     assert not scene.show_help
+
+
+def test_trap_tokens_laid_in_secret_show_only_as_unknown_to_the_enemy(app):
+    match = eisdrachen_match(seed=8, width=16, height=10)
+    scene = start(app, match)
+    click(app, button_at(app, "Roll"))
+    d = match.pending
+    layer = d.side
+    fig = next(f for f in match.rules.figures(match.state, layer) if f.id == d.options[0].figure)
+    click(app, tile_pos(scene, fig.tile))
+    click(app, button_at(app, "Trap tokens"))
+    while match.pending.kind in ("trap_token", "trap_real", "flee"):
+        d = match.pending
+        assert scene.chooser, "every map choice also has a list"
+        click(app, tile_pos(scene, d.options[-1].tile))
+    assert {t.kind for t in scene.tokens} == {"real", "decoy"}
+    while match.pending.side == layer:
+        press(app, pygame.K_e)
+    steps(app, 2)
+    assert scene.handover_to == 1 - layer
+    click(app, button_at(app, "I am ready"))
+    steps(app, 1)
+    assert len(scene.tokens) == 3 and {t.kind for t in scene.tokens} == {"unknown"}
+    real = [describe(e, scene.names) for e in match.log if e.kind == "trap_real"]
+    assert real and not set(real) & set(scene.log_lines)
+    shot(app, "tokens_seen_by_the_enemy.png")
