@@ -207,8 +207,9 @@ def test_a_hidden_figure_never_shows_on_the_enemy_screen_nor_in_its_log(app):
     from .driver import field
     rules = get_rules("eisdrachen")
     bf = field(22, 10)
-    bf.hiding[1, 1] = True
     match = Match(bf, rules, rules.default_armies(bf), 8)
+    hider = rules.figures(match.state, 0)[0]
+    bf.hiding[hider.tile[1], hider.tile[0]] = True
     scene = start(app, match)
     click(app, button_at(app, "Roll"))
     if match.pending.side != 0:                     # let side 1 activate one figure first
@@ -216,7 +217,7 @@ def test_a_hidden_figure_never_shows_on_the_enemy_screen_nor_in_its_log(app):
         fig = next(f for f in rules.figures(match.state, 1) if f.id == d.options[0].figure)
         click(app, tile_pos(scene, fig.tile))
         press(app, pygame.K_e)
-    sneaky = next(f for f in rules.figures(match.state, 0) if tuple(f.tile) == (1, 1))
+    sneaky = next(f for f in rules.figures(match.state, 0) if f.id == hider.id)
     click(app, tile_pos(scene, sneaky.tile))
     assert match.pending.figure == sneaky.id
     click(app, button_at(app, "Hide"))
