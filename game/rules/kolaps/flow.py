@@ -148,7 +148,7 @@ def bid_decision(ctx: Ctx, side: int) -> Decision:
     high = a["high"]
     opts = []
     for n in range(e + 1):
-        label = "open" if high is None else ("outbid" if n > high else "stop")
+        label = "bid" if high is None or n > high else "stop"
         opts.append(Option(f"bid:{n}", label, value=n))
     return Decision(side, "bid", tuple(opts), secret=True,
                     info={"rule": "3.3", "high_bid": high, "high_bidder": a["high_bidder"], "E": dict(a["E"]),
@@ -495,7 +495,7 @@ def op_simple_action(ctx: Ctx, st: dict) -> None:
     elif a == "change_weapon":
         ch.ready_weapon = st["value"]
         ctx.ev("weapon_ready", "5.8", figure=ch.id, weapon=ch.ready_weapon)
-    elif a == "pick_up":
+    elif a == "pickup":
         index = int(st["key"].split(":")[1])
         tile, w = ctx.state.ground.pop(index)
         ch.weapons.append(w)
@@ -796,7 +796,7 @@ def op_reactions(ctx: Ctx, st: dict) -> None:
                  {"op": "reactions"})
             return
         if "answer" not in st:
-            opts = (Option("respond", "respond", t.id, target=a.id), Option("decline", "decline", t.id, target=a.id))
+            opts = (Option("respond", "reaction", t.id, target=a.id), Option("decline", "pass", t.id, target=a.id))
             wait(ctx, st, Decision(controller(t), "reaction", opts, figure=t.id,
                                    info={"rule": "5.20", "attacker": a.id}))
             return

@@ -213,7 +213,7 @@ def action_options(ctx: Ctx, ch: Character, act: dict) -> list[Option]:
                     add(Option(f"change:{w}", "change_weapon", ch.id, value=w))
             for i, (tile, w) in enumerate(ctx.state.ground):
                 if tuple(tile) == ch.tile:
-                    add(Option(f"pickup:{i}:{w}", "pick_up", ch.id, value=w))
+                    add(Option(f"pickup:{i}:{w}", "pickup", ch.id, value=w))
     if not offend:
         return opts
     if state != MUTINOUS and not only_offensive and behind_cover(ctx.bf, ch.tile):
