@@ -801,7 +801,7 @@ class BattleScene:
         if isinstance(radius, (int, float)) and not isinstance(radius, bool):
             for centre in spots or ([tuple(o.tile)] if o.tile is not None else []):
                 pygame.draw.circle(surface, (255, 120, 40), self.view.tile_centre(centre),
-                                   int((radius + 0.5) * self.view.cell), 1)
+                                   int(radius * self.view.cell), 1)
         exposed = next((v for v in details.values() if isinstance(v, dict) and v and all(k in self.names for k in v)),
                        {})
         for fid in exposed:

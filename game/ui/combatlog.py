@@ -65,8 +65,12 @@ def _dice(data: dict, values: dict) -> str:
                 purpose=tr(f"purpose.{purpose}", purpose.replace("_", " ")),
                 n=len(data.get("values", []) or []), sides=data.get("sides", 6),
                 values=values.get("values", ""))]
+    if data.get("reroll") is True:
+        parts.append(tr("log.reroll"))
     if "needed" in data:
         parts.append(tr("log.needed", n=values["needed"]))
+    if "fails_on" in data:
+        parts.append(tr("log.fails_on", n=values["fails_on"]))
     if "target" in data:
         parts.append(tr("log.against", target=values["target"]))
     if "successes" in data:
