@@ -128,8 +128,8 @@ class KolapsAI:
                 sign = -1.5 if controller(v) == controller(a) else 1.0
                 value += sign * float(p) * 1.2
             return value
-        rows = odds.details["severity_rows_given_hit"]
-        hit_value = sum(float(p) * ROW_VALUE[r] for r, p in rows.items())
+        rows = odds.details["severity_given_hit"]
+        hit_value = sum(float(p) * ROW_VALUE[int(r.split(":")[1])] for r, p in rows.items())
         o = odds.outcomes
         value = float(o["critical"]) * CRITICAL_VALUE + float(o["hit"]) * hit_value
         value -= float(o["critical_failure"]) * 0.6 + float(o["failure"]) * 0.1

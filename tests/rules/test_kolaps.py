@@ -660,7 +660,8 @@ def test_tv37_grenade_explosion_bands_and_rolls():
     odds = RULES.odds(state, throw)
     assert odds.outcomes["hit:E1"] == Fraction(35, 36) and odds.outcomes["hit:E3"] == Fraction(125, 216)
     assert odds.outcomes["hit:T"] == Fraction(125, 216) and "hit:E5" not in odds.outcomes
-    assert odds.details["O"]["band"] == POINT_BLANK and odds.details["E4"]["band"] == EXTREME
+    assert odds.details["bands"]["O"] == POINT_BLANK and odds.details["bands"]["E4"] == EXTREME
+    assert odds.details["blast_radius"] == 4 and odds.details["friendly"] == ["O", "T"]
     # all miss: E1, E2, O on 2C6 (1,1); E3, E4, T on 3D6 with a 1
     ctx = ctx_for(state, [1, 1] * 3 + [1, 2, 2] * 3)
     run_steps(ctx, attack("T", "E1", kind="throw", weapon="grenade", origin=(0, 0)))
@@ -678,7 +679,7 @@ def test_odds_for_a_shot_are_exact_and_sum_to_one():
     odds = RULES.odds(state, shot)
     assert sum(odds.outcomes.values()) == 1
     assert odds.details["success"] == Fraction(1, 4)              # CIB 2, rank 2: 2D6 at 4+
-    assert sum(odds.details["severity_rows_given_hit"].values()) == 1
+    assert sum(odds.details["severity_given_hit"].values()) == 1
 
 
 def test_strike_prone_target_is_base_zero():
@@ -693,8 +694,8 @@ def test_odds_of_a_burst_swap_severity_and_location_for_the_higher_severity():
     state, a = shooter_state()
     opts = action_options(ctx_for(state, []), a, {"mode": "regular"})
     burst = next(o for o in opts if o.key == "burst:B1")
-    rows = RULES.odds(state, burst).details["severity_rows_given_hit"]
-    assert rows == {k: Fraction(2 * k - 1, 36) for k in range(1, 7)}     # the higher of two dice
+    rows = RULES.odds(state, burst).details["severity_given_hit"]
+    assert rows == {f"severity:{k}": Fraction(2 * k - 1, 36) for k in range(1, 7)}     # the higher of two dice
 
 
 def test_odds_of_a_two_handed_strike_use_the_cancelling_table():

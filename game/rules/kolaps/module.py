@@ -178,24 +178,25 @@ class Kolaps(RuleModule):
         details = {"difficulty": diff.value, "raw": diff.raw, "terms": [list(x) for x in diff.terms],
                    "band": diff.band, "roll": notation(diff.value), "threshold": need,
                    "success": p["success"], "severity_dice": f"{sev[0]}{sev[1]}6",
-                   "severity_rows_given_hit": rows,
-                   "wound_given_hit": sum((q for r, q in rows.items() if r >= 3), Fraction(0)),
-                   "zone": Fraction(1, 6)}
-        return Odds(f"{action} {t.name}", outcomes, details)
+                   "severity_given_hit": {f"severity:{r}": q for r, q in sorted(rows.items())},
+                   "wound_given_hit": sum((q for r, q in rows.items() if r >= 3), Fraction(0))}
+        return Odds(action, outcomes, details)
 
     def _blast_odds(self, state: KolapsState, a: Character, primary: Character, w: dict) -> Odds:
-        outcomes, details = {}, {}
+        """Every figure within 2X of the impact rolls its own 2+ attack (§5.34.5)."""
+        outcomes, chances, bands = {}, {}, {}
         for v in sorted(state.chars.values(), key=lambda c: c.id):
             if not v.in_play:
                 continue
             diff = blast_difficulty(state.bf, primary.tile, v, w["explosion"], state.cm_per_tile)
             if diff is None or not diff.possible:
                 continue
-            p = roll_odds(diff.value, 2)["success"]
-            outcomes[f"hit:{v.id}"] = p
-            details[v.id] = {"difficulty": diff.value, "band": diff.band, "roll": notation(diff.value),
-                             "friendly": controller(v) == controller(a)}
-        return Odds(f"grenade {primary.name}", outcomes, details)
+            outcomes[f"hit:{v.id}"] = chances[v.id] = roll_odds(diff.value, 2)["success"]
+            bands[v.id] = diff.band
+        details = {"figures": chances, "bands": bands,
+                   "blast_radius": 2 * w["explosion"] / state.cm_per_tile,
+                   "friendly": sorted(fid for fid in chances if controller(state.chars[fid]) == controller(a))}
+        return Odds("grenade", outcomes, details)
 
     # --- checks -------------------------------------------------------------------
 
