@@ -831,19 +831,6 @@ class BattleScene:
         text = tr("hud.turn", n=self.rules.turn(st), max=self.match.max_turns)
         if phase:
             text += " · " + tr(f"phase.{phase}", phase)
-        x = ui.s(10)
-        x = ui.text(surface, text, (x, bar.centery), 22, TEXT, "midleft").right + ui.s(16)
-        if d is not None:
-            who = side_name(d.side)
-            if d.side in self.ai_players:
-                who += " (" + tr("hud.ai") + ")"
-                if self.ai_job is not None:
-                    who += " " + tr("hud.thinking") + "." * (int(time.monotonic() * 3) % 4)
-            kind = tr(f"kind.{d.kind}", d.kind.replace("_", " "))
-            actor = self.names.get(d.figure, "") if d.figure else ""
-            label = f"{who} — {kind}" + (f" : {actor}" if actor else "")
-            x = ui.text(surface, label, (x, bar.centery), 20, side_colour(d.side), "midleft",
-                        max_width=w // 2 - x).right
         bw, gap = ui.s(96), ui.s(6)
         right = w - gap
         buttons = [(tr("button.menu"), self.to_menu, True, ""),
@@ -857,11 +844,25 @@ class BattleScene:
                             ""))
         for label, cb, enabled, hk in buttons:
             width = max(bw, ui.font(18).size(label)[0] + ui.s(16))
+            if right - width < w // 3:      # a narrow window keeps the first buttons (menu, help, save…)
+                break
             rect = pygame.Rect(right - width, ui.s(5), width, bar.h - ui.s(10))
             ui.button(surface, rect, label, cb, enabled=enabled, hotkey="", size=18,
                       tooltip=f"{label} ({hk})" if hk else label,
                       selected=(cb == self.toggle_terrain and self.show_terrain))
             right -= width + gap
+        x = ui.s(10)
+        x = ui.text(surface, text, (x, bar.centery), 22, TEXT, "midleft", max_width=right - x).right + ui.s(16)
+        if d is not None and right - x > ui.s(40):
+            who = side_name(d.side)
+            if d.side in self.ai_players:
+                who += " (" + tr("hud.ai") + ")"
+                if self.ai_job is not None:
+                    who += " " + tr("hud.thinking") + "." * (int(time.monotonic() * 3) % 4)
+            kind = tr(f"kind.{d.kind}", d.kind.replace("_", " "))
+            actor = self.names.get(d.figure, "") if d.figure else ""
+            label = f"{who} — {kind}" + (f" : {actor}" if actor else "")
+            ui.text(surface, label, (x, bar.centery), 20, side_colour(d.side), "midleft", max_width=right - x - gap)
 
     def toggle_terrain(self) -> None:
         self.show_terrain = not self.show_terrain
@@ -926,8 +927,10 @@ class BattleScene:
                     tip += "\n" + "\n".join(f"{odds_label(k)}: {float(p) * 100:.1f} %"
                                             for k, p in odds.outcomes.items())
             hotkey = str(i + 1) if i < 9 else ""
-            ui.button(surface, (x, r.y + ui.s(7), bw, size), label, lambda a=action: self.click_group(a),
-                      tooltip=f"{tip} [{hotkey}]" if hotkey else tip, selected=(action == self.group),
+            shown = label if bw >= ui.s(100) else ""       # narrow: the icon, the label in the tooltip
+            ui.button(surface, (x, r.y + ui.s(7), bw, size), shown, lambda a=action: self.click_group(a),
+                      tooltip=(f"{label}: " if not shown else "") + (f"{tip} [{hotkey}]" if hotkey else tip),
+                      selected=(action == self.group),
                       icon=icons.icon(action, ui.s(26)), hotkey=hotkey, size=17)
             x += bw + ui.s(6)
         if end is not None:
