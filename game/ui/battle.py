@@ -105,6 +105,8 @@ class BattleScene:
         self.save_path = Path(save_path) if save_path else None
         self.log_scroll = 0
         self._cache_key = None
+        self.version = 0
+        self._log_mark = (None, 0, None)
         self._odds_cache: dict[str, object] = {}
         self._reach_layer = None
         self._reach_key = None
@@ -138,7 +140,8 @@ class BattleScene:
         return views[0] != views[1] or any(e.visible_to is not None for e in self.match.log)
 
     def refresh(self) -> None:
-        key = (len(self.match.answers), len(self.match.log), self.viewer)
+        """Recompute what the viewer sees after the match changed (every change goes through this scene)."""
+        key = (self.version, self.viewer)
         if key == self._cache_key:
             return
         self._cache_key = key
@@ -147,7 +150,14 @@ class BattleScene:
         self.tokens = self.rules.tokens(st, self.viewer)
         for f in self.rules.figures(st, None):
             self.names.setdefault(f.id, f.name)
-        self.log_lines = [describe(e, self.names) for e in self.match.events_for(self.viewer)]
+        log = self.match.log
+        seen_viewer, seen_count, seen_last = self._log_mark
+        if seen_viewer == self.viewer and 0 < seen_count <= len(log) and log[seen_count - 1] is seen_last:
+            new = log[seen_count:]          # the log only grew: describe the new events alone
+        else:
+            new, self.log_lines = log, []
+        self.log_lines = self.log_lines + [describe(e, self.names) for e in new if e.seen_by(self.viewer)]
+        self._log_mark = (self.viewer, len(log), log[-1] if log else None)
         self._odds_cache.clear()
 
     def figure_at(self, tile) -> object | None:
@@ -223,6 +233,7 @@ class BattleScene:
         except EscarmoucheError as e:
             self.say(str(e), bad=True)
             return
+        self.version += 1
         self.animate(events)
         self.last_answer_side = side if by_human else None
         self.decision_id = None
@@ -355,6 +366,7 @@ class BattleScene:
             self.say(tr("status.no_undo"), bad=True)
             return
         self.match.undo()
+        self.version += 1
         self.decision_id = None
         self.say(tr("status.undone"))
 
@@ -388,7 +400,7 @@ class BattleScene:
                 elif self.handover_to is None:
                     self.viewer = d.side
         if self.handover_to is None and self.human_turn():
-            key = (len(self.match.answers), id(d))
+            key = (self.version, id(d))
             if key != self.decision_id:
                 self.decision_id = key
                 self.refresh()

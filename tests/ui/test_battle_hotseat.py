@@ -98,6 +98,11 @@ def test_undo_takes_back_a_move_but_not_a_roll(app):
     assert len(match.answers) == n - 1
     press(app, pygame.K_z, pygame.KMOD_LCTRL)
     assert len(match.answers) == n - 1, "only the last answer may be undone"
+    other = [o for o in match.pending.options if o.action == "move" and o.key != move.key][-1]
+    click(app, tile_pos(scene, other.tile))
+    steps(app, 1)
+    assert scene.log_lines == [describe(e, scene.names) for e in match.events_for(scene.viewer)]
+    assert any(f"{other.tile[0]},{other.tile[1]}" in line for line in scene.log_lines[-2:])
 
 
 def fake_match(seed=1):
