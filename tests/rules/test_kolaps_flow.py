@@ -158,3 +158,20 @@ def test_same_seed_and_answers_give_the_same_digest():
     for key in m1.answers:
         m2.answer(key)
     assert m2.digest() == m1.digest() and m2.outcome == m1.outcome
+
+
+def test_a_stopped_move_never_ends_on_a_friend_and_a_knocked_down_walker_stops():
+    state = make_state([fig("A1", "trooper", (12, 5))],
+                       [fig("B1", "trooper", (10, 5)), fig("B2", "trooper", (11, 5))])
+    b1 = state.chars["B1"]
+    ctx = ctx_for(state, [])
+    run_steps(ctx, {"op": "move_step", "fig": "B1", "tile": [11, 5], "crawl": False},
+              {"op": "move_step", "fig": "B1", "tile": [12, 5], "crawl": False})
+    assert b1.tile == (10, 5) and any(e.kind == "move_stopped" for e in ctx.events)
+    state.chars["A1"].tile = (30, 5)
+    steps = [{"op": "move_step", "fig": "B1", "tile": [x, 6], "crawl": False} for x in (11, 12, 13)]
+    ctx = ctx_for(state, [])
+    run_steps(ctx, steps[0])
+    b1.prone = True                                   # an ambush shot knocked it down mid-walk
+    run_steps(ctx, *steps[1:])
+    assert b1.tile == (11, 6)

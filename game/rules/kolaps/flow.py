@@ -345,7 +345,7 @@ def begin_activation(ctx: Ctx, ch: Character, st: dict) -> None:
 def move_steps(ch: Character, path, window: bool) -> list[dict]:
     out = []
     for tile in path:
-        out.append({"op": "move_step", "fig": ch.id, "tile": list(tile)})
+        out.append({"op": "move_step", "fig": ch.id, "tile": list(tile), "crawl": ch.prone})
         if window:
             out.append({"op": "ambush_window", "enemy": ch.id, "window": "W2"})
     return out
@@ -432,20 +432,36 @@ def flee_path(ctx: Ctx, ch: Character) -> list:
 def op_move_step(ctx: Ctx, st: dict) -> None:
     ch = ctx.char(st["fig"])
     tile = tuple(st["tile"])
-    if not able(ch) or st.get("blocked"):
+    if not able(ch):
         return
-    if tile in {c.tile for c in ctx.in_play() if c.id != ch.id and hostile(ch, c)}:
+    back = st.get("back", [])
+    knocked_down = ch.prone and not st.get("crawl")
+    if knocked_down or tile in {c.tile for c in ctx.in_play() if c.id != ch.id and hostile(ch, c)}:
         drop_remaining_moves(ctx, ch)
+        ctx.ev("move_stopped", "5.15", figure=ch.id, at=ch.tile)
+        settle(ctx, ch, back)
         return
     before = ch.tile
     ch.tile = tile
     ch.huddled = False
     ctx.ev("moved", "5.3", figure=ch.id, frm=before, to=tile)
-    # a friendly figure may be passed through but not stopped on (conventions §3.2)
-    later = [s for s in ctx.state.queue if s.get("op") == "move_step" and s.get("fig") == ch.id]
-    if not later and any(c.tile == tile for c in ctx.in_play() if c.id != ch.id):
-        ch.tile = before
-        ctx.ev("moved", "5.3", figure=ch.id, frm=tile, to=before, reason="tile taken")
+    later = next((s for s in ctx.state.queue if s.get("op") == "move_step" and s.get("fig") == ch.id), None)
+    if later is not None:
+        later["back"] = back + [list(before)]
+    else:
+        settle(ctx, ch, back + [list(before)])
+
+
+def settle(ctx: Ctx, ch: Character, back: list) -> None:
+    """A move never ends on another figure (conventions §3.2): step back to the last free tile passed."""
+    taken = {c.tile for c in ctx.in_play() if c.id != ch.id}
+    if ch.tile not in taken:
+        return
+    for t in reversed(back):
+        if tuple(t) not in taken:
+            ctx.ev("moved", "5.3", figure=ch.id, frm=ch.tile, to=tuple(t), reason="tile taken")
+            ch.tile = tuple(t)
+            return
 
 
 def drop_remaining_moves(ctx: Ctx, ch: Character) -> None:
@@ -554,6 +570,8 @@ def op_ambush_window(ctx: Ctx, st: dict) -> None:
     enemy = ctx.char(st["enemy"])
     if not enemy.in_play:
         return
+    if st["window"] == "W2" and any(c.tile == enemy.tile for c in ctx.in_play() if c.id != enemy.id):
+        return                      # passing through a friend's base: no pause on a shared tile
     if "answer" in st:
         key = st.pop("answer")
         if key == "pass":
