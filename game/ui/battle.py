@@ -629,7 +629,7 @@ class BattleScene:
         if key != self._reach_key:
             self._reach_key = key
             opts = self.groups(d).get(self.group, []) if self.group else []
-            tiles = {self.points_at(d, o) for o in opts if o.target is None and (o.tile is not None or o.path)}
+            tiles = {self.points_at(d, o) for o in opts if o.path or (o.target is None and o.tile is not None)}
             tiles.discard(None)
             self._reach_layer = None
             if tiles:
@@ -726,7 +726,10 @@ class BattleScene:
                 pygame.draw.lines(surface, (255, 240, 120), False, pts, 3)
             cm = o.cost * self.match.battlefield.cm_per_tile
             lines.append((tr("hud.path_length", pas=_fmt(o.cost), cm=_fmt(cm)), TEXT))
-        aim = self.points_at(d, o)
+        target = self.figure(o.target) if o.target is not None else None
+        aim = tuple(target.tile) if target is not None else None
+        if o.path:
+            origin = tuple(o.path[-1])       # a move-then-shoot aims from where the move ends
         if o.target is not None and origin is not None and aim is not None:
             bf = self.match.battlefield
             seen = space.line_of_sight(bf, origin, aim)
