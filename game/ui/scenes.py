@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pygame
 
-from ..engine.save import load_match
+from ..engine.save import load_match, read_save
 from ..errors import EscarmoucheError
 from ..rules import get as get_rules
 from ..rules import names as rule_names
@@ -281,6 +281,7 @@ class LoadScene:
     def __init__(self, app):
         self.app = app
         self.saves = [str(p) for p in list_saves()]
+        self.summaries = {path: self.summary(path) for path in self.saves}
         self.path_input = TextInput()
         self.mode = "hotseat"
         self.human_side = 0
@@ -294,6 +295,18 @@ class LoadScene:
             self.app.pop()
         elif event.type == pygame.MOUSEWHEEL:
             self.scroll = max(0, min(max(0, len(self.saves) - 1), self.scroll - event.y))
+
+    @staticmethod
+    def summary(path: str) -> str:
+        """What a save holds, read from its header without replaying it; a damaged one says so."""
+        try:
+            data = read_save(path)
+            rules = str(data["rules"]["id"])
+            where = Path(str(data["map"]["path"])).stem
+            return tr("load.summary", rules=tr(f"rules.{rules}", rules), map=where, turn=data.get("turn", "?"),
+                      answers=len(data.get("answers", [])))
+        except (EscarmoucheError, KeyError, TypeError, AttributeError):
+            return tr("load.damaged")
 
     def load(self, path: str) -> None:
         from .battle import BattleScene
@@ -325,8 +338,8 @@ class LoadScene:
                 stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(p.stat().st_mtime))
             except OSError:
                 stamp = ""
-            ui.button(surface, (x, y, lw, ui.s(36)), f"{p.stem}   {stamp}", lambda q=path: self.load(q),
-                      tooltip=path, size=20)
+            ui.button(surface, (x, y, lw, ui.s(36)), f"{p.stem} — {self.summaries.get(path, '')} — {stamp}",
+                      lambda q=path: self.load(q), tooltip=path, size=18)
             y += ui.s(40)
         y = h - ui.s(200)
         ui.text(surface, tr("load.path"), (x, y), 20, ACCENT)
