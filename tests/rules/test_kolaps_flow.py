@@ -175,3 +175,15 @@ def test_a_stopped_move_never_ends_on_a_friend_and_a_knocked_down_walker_stops()
     b1.prone = True                                   # an ambush shot knocked it down mid-walk
     run_steps(ctx, *steps[1:])
     assert b1.tile == (11, 6)
+
+
+def test_an_activation_that_may_declare_an_ambush_is_chosen_in_secret():
+    state = make_state([fig("A1", "veteran", (5, 5), morale=5, offensive=True)],
+                       [fig("B1", "trooper", (15, 5), morale=5)])
+    run_steps(ctx_for(state, []), activation("A1"))
+    assert state.choice.kind == "action" and not state.choice.secret
+    state = make_state([fig("A1", "veteran", (5, 5), morale=5, offensive=True)],
+                       [fig("B1", "trooper", (15, 5), morale=5)])
+    state.bf.cover[6, 5] = 1
+    run_steps(ctx_for(state, []), activation("A1"))
+    assert state.choice.secret and any(o.action == "ambush" for o in state.choice.options)

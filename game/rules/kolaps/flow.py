@@ -287,7 +287,8 @@ def op_activation(ctx: Ctx, st: dict) -> None:
         execute(ctx, ch, st, key, option)
         return
     opts = action_options(ctx, ch, st)
-    wait(ctx, st, Decision(controller(ch), "action", tuple(opts), figure=ch.id,
+    hidden_choice = any(o.action == "ambush" for o in opts)        # an ambush is declared out of sight
+    wait(ctx, st, Decision(controller(ch), "action", tuple(opts), figure=ch.id, secret=hidden_choice,
                            info={"rule": "5.2", "mode": st["mode"], "attacker": st.get("attacker")}))
 
 
