@@ -381,6 +381,9 @@ class BattleScene:
             self.layout()
             self.view.fit(self.map_rect)
             self._fitted = True
+            if self.view.zoom < 0.7:       # a big map opens readable, on the army about to play
+                self.view.zoom = 1.0
+                self.centre_on_side()
         d = self.decision
         if d is None:
             self.refresh()
@@ -513,6 +516,9 @@ class BattleScene:
                 self.answer(o)
         elif self.key_is(event, "next_figure"):
             self.centre_on_actor()
+        elif event.key in (pygame.K_PAGEUP, pygame.K_PAGEDOWN) and self.chooser:
+            pages = max(1, math.ceil(len(self.chooser) / CHOOSER_PAGE))
+            self.chooser_page = (self.chooser_page + (1 if event.key == pygame.K_PAGEDOWN else -1)) % pages
         elif pygame.K_1 <= event.key <= pygame.K_9:
             d = self.decision
             if d is not None and self.human_turn():
@@ -533,6 +539,15 @@ class BattleScene:
             self.chooser = None
         elif self.group is not None and d is not None and len(self.groups(d)) > 1:
             self.group = None
+
+    def centre_on_side(self) -> None:
+        d = self.decision
+        side = d.side if d is not None else 0
+        mine = [f for f in self.rules.figures(self.match.state, side) if f.alive and f.side == side]
+        if mine:
+            self.view.centre = (sum(f.tile[0] for f in mine) / len(mine) + 0.5,
+                                sum(f.tile[1] for f in mine) / len(mine) + 0.5)
+            self.view.pan_pixels(0, 0)
 
     def centre_on_actor(self) -> None:
         d = self.decision

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pygame
 
+MAX_CACHED_PIXELS = 4_500_000
 ZOOMS = (0.25, 0.35, 0.5, 0.7, 1.0, 1.4, 2.0, 2.8, 4.0)
 
 
@@ -16,6 +17,7 @@ class MapView:
         self.zoom = 1.0
         self.centre = (grid[0] / 2, grid[1] / 2)   # in tiles
         self.viewport = pygame.Rect(0, 0, 1, 1)
+        self._scaled: dict[int, tuple[pygame.Surface, float, pygame.Surface]] = {}
 
     @property
     def cell(self) -> float:
@@ -84,8 +86,26 @@ class MapView:
         return self.to_screen(tile[0] + 0.5, tile[1] + 0.5)
 
     def blit_layer(self, surface: pygame.Surface, layer: pygame.Surface) -> None:
-        """Blit the visible window of a base-resolution surface, scaled: the only per-frame map cost."""
+        """Blit the visible window of a base-resolution surface, scaled: the only per-frame map cost.
+
+        Zoomed out, the whole layer is scaled once per zoom level and kept (it is smaller than the
+        base picture); zoomed in, only the visible window is scaled each frame.
+        """
         vp = self.viewport
+        full = (self.grid[0] * self.cell) * (self.grid[1] * self.cell)
+        if self.cell < min(self.tile_px) and full <= MAX_CACHED_PIXELS:
+            cached = self._scaled.get(id(layer))
+            if cached is None or cached[0] is not layer or cached[1] != self.cell:
+                size = (max(1, round(self.grid[0] * self.cell)), max(1, round(self.grid[1] * self.cell)))
+                if len(self._scaled) > 6:
+                    self._scaled.clear()
+                cached = (layer, self.cell, pygame.transform.smoothscale(layer, size))
+                self._scaled[id(layer)] = cached
+            prev = surface.get_clip()
+            surface.set_clip(vp)
+            surface.blit(cached[2], self.to_screen(0, 0))
+            surface.set_clip(prev)
+            return
         tw, th = self.tile_px
         wx0, wy0 = self.to_world(vp.topleft)
         wx1, wy1 = self.to_world(vp.bottomright)
@@ -100,7 +120,9 @@ class MapView:
             return
         sx, sy = self.to_screen(ix0, iy0)
         ex, ey = self.to_screen(ix1, iy1)
-        scaled = pygame.transform.scale(layer.subsurface(src), (max(1, ex - sx), max(1, ey - sy)))
+        window = layer.subsurface(src)
+        size = (max(1, ex - sx), max(1, ey - sy))
+        scaled = window if size == window.get_size() else pygame.transform.scale(window, size)
         prev = surface.get_clip()
         surface.set_clip(vp)
         surface.blit(scaled, (sx, sy))
