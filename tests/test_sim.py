@@ -1,0 +1,124 @@
+"""Soak and determinism for every registered rule module: invariants hold after every answer, every
+game ends within its turn limit, and every game saved and replayed reaches the same state digest.
+
+The long soak (1,000 games per module) is ``tools/soak.py``; this is its short run for CI, with
+the same checks, plus tests that those checks do catch what they look for.
+"""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from game.ai import make_player
+from game.engine.battlefield import Battlefield, Door
+from game.engine.match import Match
+from game.engine.save import load_match, match_from_json, new_match, save_match, to_json
+from game.engine.tiled import load_battlefield
+from game.rules import get as get_rules
+from game.rules import names as rule_names
+from game.rules.base import FigureView
+from game.sim import engine_invariants, run_games
+
+from .engine.toy_rules import ToyRules
+
+ROOT = Path(__file__).resolve().parents[1]
+SMALL_MAP = ROOT / "maps" / "ruined_town.tmx"
+SOAK_GAMES = 10
+
+
+def _soak_tool():
+    spec = importlib.util.spec_from_file_location("soak_tool", ROOT / "tools" / "soak.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+soak_tool = _soak_tool()
+
+
+@pytest.mark.parametrize("rules", rule_names())
+def test_short_soak_keeps_every_invariant_and_every_replay_in_sync(rules):
+    result = soak_tool.soak(str(SMALL_MAP), rules, SOAK_GAMES, seed=7, ai_a="tactical", ai_b="random",
+                            max_turns=0)
+    assert result["games"] == SOAK_GAMES
+    assert result["crashes"] == 0, result["examples"]
+    assert result["invariant_violations"] == 0, result["examples"]
+    assert result["replays_out_of_sync"] == 0, result["examples"]
+    assert result["finished"] == SOAK_GAMES, result["examples"]
+    assert result["answers"] > SOAK_GAMES * 10
+
+
+@pytest.mark.parametrize("rules", rule_names())
+def test_sim_check_invariants_finds_none_and_repeats_exactly(rules):
+    """The command line's path (run_games with check_invariants): same seed, same games."""
+    first = run_games(SMALL_MAP, rules, seed=3, games=2, ai_a="random", ai_b="tactical", check_invariants=True)
+    second = run_games(SMALL_MAP, rules, seed=3, games=2, ai_a="random", ai_b="tactical")
+    assert first.violations == []
+    assert [g.digest for g in first.games] == [g.digest for g in second.games]
+    limit = get_rules(rules).default_max_turns
+    assert all(g.reason != "unfinished" and g.turns <= limit for g in first.games)
+
+
+def _played(rules: str, seed: int, first: str, second: str) -> tuple[Match, list[str]]:
+    """A finished game and the state digest after each of its answers."""
+    match = new_match(SMALL_MAP, rules, seed)
+    players = {0: make_player(first, rules, seed * 2 + 1), 1: make_player(second, rules, seed * 2 + 2)}
+    digests = []
+    while match.pending is not None:
+        match.answer(players[match.pending.side].choose(match, match.pending))
+        digests.append(match.digest())
+    return match, digests
+
+
+@pytest.mark.parametrize("rules", rule_names())
+def test_saved_games_replay_to_the_same_digest_after_every_answer(rules, tmp_path):
+    for seed, pair in ((101, ("tactical", "random")), (102, ("random", "tactical"))):
+        match, digests = _played(rules, seed, *pair)
+        assert match.outcome is not None
+        path = tmp_path / f"{rules}-{seed}.json"
+        save_match(match, path)
+        assert load_match(path).digest() == match_from_json(to_json(match)).digest() == digests[-1]
+        replay = Match(load_battlefield(SMALL_MAP), get_rules(rules), match.armies, seed, match.max_turns)
+        for i, key in enumerate(match.answers):
+            replay.answer(key)
+            assert replay.digest() == digests[i], f"seed {seed}: out of sync at answer {i + 1} ({key})"
+
+
+# --- the checks catch what they look for --------------------------------------------------------
+
+class LeakyToy(ToyRules):
+    """Toy rules whose east figure is hidden yet shown to the west, with a secret marker."""
+
+    def figures(self, state, viewer):
+        return [FigureView(f.id, f.side, f.tile, f.id, (1, 1), ("hidden", "embuscade") if f.side == 1 else ())
+                for f in state.figures.values()]
+
+
+def _toy_match(rules) -> Match:
+    bf = Battlefield.open_ground(6, 3)
+    return Match(bf, rules, rules.default_armies(bf), seed=1)
+
+
+def test_the_soak_checks_report_a_figure_on_a_wall_or_in_a_shut_door():
+    match = _toy_match(ToyRules())
+    assert soak_tool.standing_and_secrecy(match) == []
+    match.battlefield.blocks_move[0, 0] = True
+    match.battlefield.door[0, 5] = Door.LOCKED
+    found = soak_tool.standing_and_secrecy(match)
+    assert any("w stands on a wall" in v for v in found) and any("e stands in a shut door" in v for v in found)
+
+
+def test_the_soak_checks_report_hidden_figures_and_secret_markers_in_the_enemy_view():
+    found = soak_tool.standing_and_secrecy(_toy_match(LeakyToy()))
+    assert "side 0 sees hidden enemy e" in found
+    assert any("secret markers" in v and "embuscade" in v for v in found)
+
+
+def test_engine_invariants_report_two_figures_on_one_tile_and_a_game_past_its_limit():
+    match = _toy_match(ToyRules())
+    match.state.figures["e"].tile = match.state.figures["w"].tile
+    match.state.turn = match.max_turns + 1
+    found = engine_invariants(match)
+    assert any("share tile" in v for v in found) and any("past the limit" in v for v in found)
