@@ -1,0 +1,424 @@
+"""What the battle screen draws: figures, tokens, overlays, previews with odds, bars, log and panels.
+
+A mixin of ``BattleScene``: it reads the scene's state (view, decision, figures, selection) and
+never changes the match.
+"""
+from __future__ import annotations
+
+import math
+import time
+from fractions import Fraction
+
+import pygame
+
+from ..engine import space
+from ..engine.decision import Decision, Option
+from . import icons
+from .i18n import tr
+from .widgets import ACCENT, BAD, GOOD, MUTED, PANEL, TEXT, Button, side_colour
+
+AREA_KEYS = ("radius", "blast_radius", "blast")
+LANDING_KEYS = ("landings", "landing_tiles", "tiles")
+CHOOSER_PAGE = 10
+PERCENT_DETAILS = ("kill", "attacker_killed", "chance", "success", "hit")
+
+
+def side_name(side: int) -> str:
+    return tr(f"side.{side}", f"{side + 1}")
+
+
+def action_label(action: str) -> str:
+    return tr(f"action.{action}", action.replace("_", " "))
+
+
+class BattleDrawing:
+    def draw_help(self, surface: pygame.Surface) -> None:
+        ui = self.app.ui
+        keys = {k: v.upper() if len(v) == 1 else v for k, v in self.app.settings.keys.items()}
+        lines = [tr(f"help.{k}", **keys) for k in ("click", "cancel", "pan", "actions", "keep", "view")]
+        w = min(self.map_rect.w - ui.s(40), ui.s(760))
+        wrapped = [part for line in lines for part in ui.wrap(line, 20, w - ui.s(30))]
+        h = ui.s(60) + len(wrapped) * ui.s(24) + ui.s(30)
+        box = pygame.Rect(self.map_rect.centerx - w // 2, self.map_rect.centery - h // 2, w, h)
+        pygame.draw.rect(surface, (16, 17, 22), box, border_radius=ui.s(8))
+        pygame.draw.rect(surface, ACCENT, box, 1, border_radius=ui.s(8))
+        ui.text(surface, tr("help.title"), (box.x + ui.s(15), box.y + ui.s(14)), 28, ACCENT)
+        for i, line in enumerate(wrapped):
+            ui.text(surface, line, (box.x + ui.s(15), box.y + ui.s(56) + i * ui.s(24)), 20)
+        ui.text(surface, tr("help.close"), (box.centerx, box.bottom - ui.s(12)), 16, MUTED, "midbottom")
+        # drawn last, so a click anywhere closes the help instead of reaching what lies beneath
+        ui.buttons.append(Button(surface.get_rect(), "", lambda: setattr(self, "show_help", False)))
+
+    def draw_handover(self, surface: pygame.Surface) -> None:
+        ui = self.app.ui
+        w, h = surface.get_size()
+        colour = side_colour(self.handover_to)
+        pygame.draw.rect(surface, colour, (0, 0, w, ui.s(8)))
+        ui.text(surface, tr("handover.title", side=side_name(self.handover_to)), (w // 2, h // 2 - ui.s(40)),
+                40, TEXT, "center")
+        ui.text(surface, tr("handover.hint"), (w // 2, h // 2 + ui.s(10)), 22, MUTED, "center")
+        ui.button(surface, (w // 2 - ui.s(110), h // 2 + ui.s(50), ui.s(220), ui.s(44)), tr("handover.ready"),
+                  self.finish_handover)
+
+    def draw_reach(self, surface: pygame.Surface, d: Decision) -> None:
+        """The reachable area of the selected group, cached as a picture per decision and group."""
+        key = (self.decision_id, self.group, self.viewer)
+        if key != self._reach_key:
+            self._reach_key = key
+            opts = self.groups(d).get(self.group, []) if self.group else []
+            tiles = {self.points_at(d, o) for o in opts if o.path or (o.target is None and o.tile is not None)}
+            tiles.discard(None)
+            self._reach_layer = None
+            if tiles:
+                tw, th = self.tile_px
+                layer = pygame.Surface(self.base.get_size(), pygame.SRCALPHA)
+                for x, y in tiles:
+                    layer.fill((120, 200, 255, 70), (x * tw, y * th, tw, th))
+                    pygame.draw.rect(layer, (150, 220, 255, 120), (x * tw, y * th, tw, th), 1)
+                self._reach_layer = layer
+        if self._reach_layer is not None:
+            self.view.blit_layer(surface, self._reach_layer)
+        cell = self.view.cell
+        for o in (self.groups(d).get(self.group, []) if self.group else []):
+            if o.target is not None:
+                f = self.figure(o.target)
+                if f is not None:
+                    pygame.draw.circle(surface, BAD, self.view.tile_centre(f.tile), int(cell * 0.55), 2)
+
+    def draw_tokens(self, surface: pygame.Surface) -> None:
+        ui = self.app.ui
+        cell = self.view.cell
+        for t in self.tokens:
+            cx, cy = self.view.tile_centre(t.tile)
+            r = max(3, int(cell * 0.3))
+            pts = [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)]
+            pygame.draw.polygon(surface, side_colour(t.owner), pts)
+            pygame.draw.polygon(surface, (10, 10, 10), pts, 1)
+            if cell >= 16:
+                label = "?" if t.kind == "unknown" else tr(f"token.{t.kind}.short", t.kind[:1].upper())
+                ui.text(surface, label, (cx, cy), 16, (255, 255, 255), "center")
+
+    def draw_figures(self, surface: pygame.Surface, d: Decision | None) -> None:
+        ui = self.app.ui
+        cell = self.view.cell
+        pulse = 0.5 + 0.5 * math.sin(time.monotonic() * 5)
+        active = d.figure if d is not None else None
+        selectable = set()
+        if d is not None and self.human_turn():
+            selectable = {o.figure for o in d.options if o.figure and o.figure != d.figure}
+        for f in self.figs:
+            cx, cy = self.view.to_screen(*self.drawn_at(f))
+            r = max(3, int(cell * 0.38))
+            if not f.alive:
+                pygame.draw.line(surface, MUTED, (cx - r, cy - r), (cx + r, cy + r), 2)
+                pygame.draw.line(surface, MUTED, (cx - r, cy + r), (cx + r, cy - r), 2)
+                continue
+            colour = side_colour(f.side)
+            if f.id == active or "active" in f.markers:
+                pygame.draw.circle(surface, (255, 230, 90), (cx, cy), r + 3 + int(3 * pulse), 3)
+            elif f.id in selectable:
+                pygame.draw.circle(surface, (255, 255, 255), (cx, cy), r + 3, 1)
+            pygame.draw.circle(surface, (15, 15, 15), (cx + 1, cy + 2), r)
+            pygame.draw.circle(surface, colour, (cx, cy), r)
+            pygame.draw.circle(surface, (240, 240, 240), (cx, cy), r, 2)
+            if "hidden" in f.markers:
+                pygame.draw.circle(surface, (20, 20, 20), (cx, cy), max(2, r - 3), 2)
+            if "activated" in f.markers:
+                pygame.draw.circle(surface, (0, 0, 0), (cx, cy), r - 2)
+                pygame.draw.circle(surface, colour, (cx, cy), r - 4)
+            hp, hp_max = f.health
+            if hp_max and cell >= 12:
+                bw = int(cell * 0.8)
+                bx, by = cx - bw // 2, cy + r + 2
+                pygame.draw.rect(surface, (20, 20, 20), (bx, by, bw, 4))
+                pygame.draw.rect(surface, GOOD if hp * 2 > hp_max else BAD,
+                                 (bx, by, int(bw * max(0, hp) / hp_max), 4))
+            if cell >= 28:
+                shown = [m for m in f.markers if m not in ("active",)][:3]
+                for i, m in enumerate(shown):
+                    label = tr(f"marker.{m}.short", m[:2])
+                    ui.text(surface, label, (cx + r + 1, cy - r + i * ui.s(12)), 14, (255, 255, 200), "topleft")
+
+    def draw_hover(self, surface: pygame.Surface, d: Decision) -> None:
+        ui = self.app.ui
+        tile = self.hover_tile
+        if tile is None or (self.chooser and not all(self.points_at(d, o) is not None for o in self.chooser)):
+            return
+        pygame.draw.rect(surface, (255, 255, 255), self.view.tile_rect(tile), 1)
+        found = self.candidates(d, tile)
+        if not found:
+            return
+        o = found[0]
+        mouse = self.app.ui.mouse
+        lines: list[tuple[str, tuple]] = [(self.option_label(o), ACCENT)]
+        origin = self.actor_tile(d, o)
+        if o.path:
+            pts = [self.view.tile_centre(origin)] if origin else []
+            pts += [self.view.tile_centre(t) for t in o.path]
+            if len(pts) >= 2:
+                pygame.draw.lines(surface, (255, 240, 120), False, pts, 3)
+            cm = o.cost * self.match.battlefield.cm_per_tile
+            lines.append((tr("hud.path_length", pas=fmt_number(o.cost), cm=fmt_number(cm)), TEXT))
+        target = self.figure(o.target) if o.target is not None else None
+        aim = tuple(target.tile) if target is not None else None
+        if o.path:
+            origin = tuple(o.path[-1])       # a move-then-shoot aims from where the move ends
+        if o.target is not None and origin is not None and aim is not None:
+            bf = self.match.battlefield
+            seen = space.line_of_sight(bf, origin, aim)
+            pygame.draw.line(surface, GOOD if seen else BAD, self.view.tile_centre(origin),
+                             self.view.tile_centre(aim), 2)
+            cover = int(space.cover_level(bf, origin, aim))
+            lines.append((tr("hud.los_yes") if seen else tr("hud.los_no"), GOOD if seen else BAD))
+            lines.append((tr("hud.cover", level=tr(f"cover.{cover}")), TEXT))
+            lines.append((tr("hud.distance", pas=fmt_number(space.distance(origin, aim)),
+                             cm=fmt_number(space.distance(origin, aim) * bf.cm_per_tile)), TEXT))
+        odds = self.odds(o)
+        if odds is not None:
+            self.draw_area(surface, o, odds)
+            lines.append((tr(f"odds.title.{odds.title}", odds.title) if odds.title else tr("hud.odds"), ACCENT))
+            for label, p in odds.outcomes.items():
+                lines.append((f"{odds_label(label)}  {float(p) * 100:.1f} %", TEXT))
+            lines += [(text, MUTED) for text in self.detail_lines(odds.details or {})]
+        width = max(ui.font(18).size(text)[0] for text, _ in lines) + ui.s(14)
+        height = len(lines) * ui.s(18) + ui.s(10)
+        if mouse[0] > self.map_rect.centerx:     # keep the box off the side the shot goes to
+            x = max(self.map_rect.x + 2, mouse[0] - width - ui.s(18))
+        else:
+            x = min(mouse[0] + ui.s(18), self.map_rect.right - width - 2)
+        y = min(mouse[1] + ui.s(18), self.map_rect.bottom - height - 2)
+        box = pygame.Rect(x, y, width, height)
+        shade = pygame.Surface(box.size, pygame.SRCALPHA)
+        shade.fill((10, 10, 14, 215))
+        surface.blit(shade, box)
+        for i, (text, colour) in enumerate(lines):
+            ui.text(surface, text, (x + ui.s(7), y + ui.s(5) + i * ui.s(18)), 18, colour)
+
+    def detail_lines(self, details: dict) -> list[str]:
+        """The module's extra exact figures in words: chances as %, means as decimals, per-figure values."""
+        out = []
+        for key, value in details.items():
+            label = tr(f"odds.detail.{key}", key.replace("_", " "))
+            if isinstance(value, bool) or value is None:
+                continue
+            if isinstance(value, dict) and value:
+                if all(isinstance(k, str) and ":" in k for k in value):
+                    out.append(label + " :")
+                    out += [f"  {odds_label(k)}  {float(p) * 100:.1f} %" for k, p in value.items()]
+                elif all(k in self.names for k in value):
+                    out += [f"{label} · {self.names[fid]} : {float(v):.2f}" for fid, v in value.items()
+                            if isinstance(v, (int, float, Fraction))]
+            elif isinstance(value, (int, float, Fraction)):
+                if key in PERCENT_DETAILS:
+                    out.append(f"{label} : {float(value) * 100:.1f} %")
+                else:
+                    out.append(f"{label} : {fmt_number(round(float(value), 2))}")
+        return out[:14]
+
+    def draw_area(self, surface: pygame.Surface, o: Option, odds) -> None:
+        """Grenade-like previews: where the throw may land and the blast radius, when the rules say."""
+        details = odds.details or {}
+        value = o.value if isinstance(o.value, dict) else {}
+        radius = next((details.get(k) or value.get(k) for k in AREA_KEYS if details.get(k) or value.get(k)), None)
+        landings = list(next((details[k] for k in LANDING_KEYS if isinstance(details.get(k), (list, tuple))), []))
+        for key in odds.outcomes:
+            name, _, where = str(key).partition(":")
+            if name == "landing" and "," in where:
+                landings.append(where.split(","))
+        spots = []
+        for t in landings:
+            try:
+                spots.append((int(t[0]), int(t[1])))
+            except (TypeError, IndexError, ValueError):
+                continue
+        shade = pygame.Surface((max(1, int(self.view.cell)), max(1, int(self.view.cell))), pygame.SRCALPHA)
+        shade.fill((255, 150, 50, 90))
+        for t in spots:
+            rect = self.view.tile_rect(t)
+            surface.blit(shade, rect)
+            pygame.draw.rect(surface, (255, 160, 60), rect, 1)
+        if isinstance(radius, (int, float)) and not isinstance(radius, bool):
+            for centre in spots or ([tuple(o.tile)] if o.tile is not None else []):
+                pygame.draw.circle(surface, (255, 120, 40), self.view.tile_centre(centre),
+                                   int(radius * self.view.cell), 1)
+        exposed = next((v for v in details.values() if isinstance(v, dict) and v and all(k in self.names for k in v)),
+                       {})
+        for fid in exposed:
+            f = self.figure(fid)
+            if f is not None:
+                pygame.draw.circle(surface, (255, 120, 40), self.view.tile_centre(f.tile), int(self.view.cell * 0.6), 3)
+
+    def draw_ai_hint(self, surface: pygame.Surface) -> None:
+        o = self.last_ai
+        if o is None:
+            return
+        tiles = list(o.path) or ([o.tile] if o.tile is not None else [])
+        for t in tiles:
+            pygame.draw.rect(surface, (255, 200, 90), self.view.tile_rect(t), 2)
+        if o.target is not None:
+            f = self.figure(o.target)
+            if f is not None:
+                pygame.draw.circle(surface, BAD, self.view.tile_centre(f.tile), int(self.view.cell * 0.6), 3)
+
+    def draw_top(self, surface: pygame.Surface, d: Decision | None) -> None:
+        ui = self.app.ui
+        w = surface.get_width()
+        bar = pygame.Rect(0, 0, w, self.map_rect.y)
+        pygame.draw.rect(surface, PANEL, bar)
+        st = self.match.state
+        phase = self.rules.phase(st)
+        text = tr("hud.turn", n=self.rules.turn(st), max=self.match.max_turns)
+        if phase:
+            text += " · " + tr(f"phase.{phase}", phase)
+        bw, gap = ui.s(96), ui.s(6)
+        right = w - gap
+        buttons = [(tr("button.menu"), self.to_menu, True, ""),
+                   (tr("button.help"), lambda: setattr(self, "show_help", True), True, "F1"),
+                   (tr("button.save"), self.save, True, "Ctrl+S"),
+                   (tr("button.undo"), self.undo, self.can_undo(), "Ctrl+Z"),
+                   (tr("button.terrain"), self.toggle_terrain, True, self.app.settings.keys.get("terrain", ""))]
+        if self.ai_players:
+            buttons.append((tr("button.skip"), self.skip, True, self.app.settings.keys.get("skip", "")))
+            buttons.append((tr("hud.ai") + " : " + tr(f"speed.{self.app.settings.ai_speed}"), self.cycle_speed, True,
+                            ""))
+        for label, cb, enabled, hk in buttons:
+            width = max(bw, ui.font(18).size(label)[0] + ui.s(16))
+            if right - width < w // 3:      # a narrow window keeps the first buttons (menu, help, save…)
+                break
+            rect = pygame.Rect(right - width, ui.s(5), width, bar.h - ui.s(10))
+            ui.button(surface, rect, label, cb, enabled=enabled, hotkey="", size=18,
+                      tooltip=f"{label} ({hk})" if hk else label,
+                      selected=(cb == self.toggle_terrain and self.show_terrain))
+            right -= width + gap
+        x = ui.s(10)
+        x = ui.text(surface, text, (x, bar.centery), 22, TEXT, "midleft", max_width=right - x).right + ui.s(16)
+        if d is not None and right - x > ui.s(40):
+            who = side_name(d.side)
+            if d.side in self.ai_players:
+                who += " (" + tr("hud.ai") + ")"
+                if self.ai_job is not None:
+                    who += " " + tr("hud.thinking") + "." * (int(time.monotonic() * 3) % 4)
+            kind = tr(f"kind.{d.kind}", d.kind.replace("_", " "))
+            actor = self.names.get(d.figure, "") if d.figure else ""
+            label = f"{who} — {kind}" + (f" : {actor}" if actor else "")
+            ui.text(surface, label, (x, bar.centery), 20, side_colour(d.side), "midleft", max_width=right - x - gap)
+
+    def draw_log(self, surface: pygame.Surface) -> None:
+        ui = self.app.ui
+        r = self.log_rect
+        if r.w <= 0:
+            return
+        pygame.draw.rect(surface, (30, 32, 38), r)
+        pygame.draw.line(surface, (70, 74, 84), r.topleft, r.bottomleft)
+        ui.text(surface, tr("hud.log"), (r.x + ui.s(8), r.y + ui.s(6)), 20, ACCENT)
+        line_h = ui.s(16)
+        key = (len(self.log_lines), id(self.log_lines), r.w, ui.scale)
+        if key != self._wrap_key:
+            self._wrap_key = key
+            self._wrapped = [part for line in self.log_lines[-200:] for part in ui.wrap(line, 16, r.w - ui.s(16))]
+        wrapped = self._wrapped
+        room = max(1, (r.h - ui.s(34)) // line_h)
+        self.log_scroll = min(self.log_scroll, max(0, len(wrapped) - room))
+        end = len(wrapped) - self.log_scroll
+        shown = wrapped[max(0, end - room):end]
+        for i, line in enumerate(shown):
+            ui.text(surface, line, (r.x + ui.s(8), r.y + ui.s(28) + i * line_h), 16, TEXT)
+
+    def draw_bar(self, surface: pygame.Surface, d: Decision | None, human: bool) -> None:
+        ui = self.app.ui
+        r = self.bar_rect
+        pygame.draw.rect(surface, PANEL, r)
+        if d is None or not human:
+            if d is not None:
+                ui.text(surface, tr("hud.waiting_ai"), (r.x + ui.s(12), r.centery), 20, MUTED, "midleft")
+            return
+        groups = self.groups(d)
+        end = self.end_option(d)
+        size = r.h - ui.s(14)
+        x = r.x + ui.s(8)
+        bw = min(ui.s(150), max(ui.s(60), (r.w - ui.s(200)) // max(1, len(groups))))
+        for i, action in enumerate(self.bar_actions(d)):
+            opts = groups[action]
+            label = action_label(action) + (f" ×{len(opts)}" if len(opts) > 1 else "")
+            tip = tr(f"tip.{action}", action_label(action))
+            if len(opts) == 1 and self.points_at(d, opts[0]) is None:
+                odds = self.odds(opts[0])
+                if odds is not None:
+                    tip += "\n" + "\n".join(f"{odds_label(k)}: {float(p) * 100:.1f} %"
+                                            for k, p in odds.outcomes.items())
+            hotkey = str(i + 1) if i < 9 else ""
+            shown = label if bw >= ui.s(100) else ""       # narrow: the icon, the label in the tooltip
+            ui.button(surface, (x, r.y + ui.s(7), bw, size), shown, lambda a=action: self.click_group(a),
+                      tooltip=(f"{label}: " if not shown else "") + (f"{tip} [{hotkey}]" if hotkey else tip),
+                      selected=(action == self.group),
+                      icon=icons.icon(action, ui.s(26)), hotkey=hotkey, size=17)
+            x += bw + ui.s(6)
+        if end is not None:
+            rect = (r.right - ui.s(190), r.y + ui.s(7), ui.s(180), size)
+            ui.button(surface, rect, action_label(end.action), lambda: self.answer(end),
+                      tooltip=tr(f"tip.{end.action}", action_label(end.action)) + f" [{self.app.settings.keys['end']}]",
+                      icon=icons.icon(end.action, ui.s(26)), hotkey=self.app.settings.keys["end"].upper(), size=18)
+
+    def draw_chooser(self, surface: pygame.Surface) -> None:
+        ui = self.app.ui
+        opts = self.chooser or []
+        pages = max(1, math.ceil(len(opts) / CHOOSER_PAGE))
+        self.chooser_page = min(self.chooser_page, pages - 1)
+        page = opts[self.chooser_page * CHOOSER_PAGE:(self.chooser_page + 1) * CHOOSER_PAGE]
+        bh, w = ui.s(34), ui.s(340)
+        h = ui.s(40) + len(page) * (bh + ui.s(4)) + (bh + ui.s(6) if pages > 1 else 0)
+        d = self.decision
+        docked = d is not None and all(self.points_at(d, o) is not None for o in opts)
+        if docked:   # the map stays clickable beside a list of map choices
+            box = pygame.Rect(self.map_rect.right - w - ui.s(8), self.map_rect.y + ui.s(8), w, h)
+        else:
+            box = pygame.Rect(self.map_rect.centerx - w // 2, self.map_rect.centery - h // 2, w, h)
+        pygame.draw.rect(surface, (20, 22, 28), box, border_radius=ui.s(6))
+        pygame.draw.rect(surface, ACCENT, box, 1, border_radius=ui.s(6))
+        title = tr(f"kind.{d.kind}", d.kind.replace("_", " ")) if d is not None else ""
+        ui.text(surface, title, (box.x + ui.s(10), box.y + ui.s(10)), 22, ACCENT)
+        y = box.y + ui.s(36)
+        for i, o in enumerate(page):
+            odds = self.odds(o)
+            tip = "\n".join(f"{odds_label(k)}: {float(p) * 100:.1f} %" for k, p in odds.outcomes.items()) \
+                if odds is not None else ""
+            ui.button(surface, (box.x + ui.s(10), y, w - ui.s(20), bh), self.option_label(o),
+                      lambda o=o: self.answer(o), tooltip=tip, hotkey=str(i + 1), size=18,
+                      icon=icons.icon(o.action, ui.s(22)))
+            y += bh + ui.s(4)
+        if pages > 1:
+            half = (w - ui.s(30)) // 2
+            ui.button(surface, (box.x + ui.s(10), y + ui.s(2), half, bh), "<",
+                      lambda: setattr(self, "chooser_page", max(0, self.chooser_page - 1)))
+            ui.button(surface, (box.x + ui.s(20) + half, y + ui.s(2), half, bh),
+                      f"{self.chooser_page + 1}/{pages} >",
+                      lambda: setattr(self, "chooser_page", (self.chooser_page + 1) % pages))
+
+    def draw_figure_info(self, surface: pygame.Surface) -> None:
+        ui = self.app.ui
+        if self.hover_tile is None:
+            return
+        f = self.figure_at(self.hover_tile)
+        if f is None:
+            return
+        lines = [f.name, tr("hud.health", hp=f.health[0], max=f.health[1]), side_name(f.side)]
+        lines += [tr(f"marker.{m}", m.replace("_", " ")) for m in f.markers]
+        w = max(ui.font(18).size(t)[0] for t in lines) + ui.s(14)
+        h = len(lines) * ui.s(18) + ui.s(10)
+        x, y = self.map_rect.x + ui.s(8), self.map_rect.bottom - h - ui.s(28)
+        box = pygame.Rect(x, y, w, h)
+        pygame.draw.rect(surface, (14, 15, 20), box, border_radius=ui.s(4))
+        pygame.draw.rect(surface, side_colour(f.side), box, 1, border_radius=ui.s(4))
+        for i, t in enumerate(lines):
+            ui.text(surface, t, (x + ui.s(7), y + ui.s(5) + i * ui.s(18)), 18, TEXT)
+
+def odds_label(key: str) -> str:
+    """"pv_lost:2" -> the "odds.pv_lost" text with n=2; a bare key is looked up as is."""
+    name, _, n = str(key).partition(":")
+    if n:
+        return tr(f"odds.{name}", f"{name.replace('_', ' ')} {{n}}", n=n)
+    return tr(f"odds.{name}", name.replace("_", " "))
+
+
+def fmt_number(v: float) -> str:
+    return f"{v:.1f}".rstrip("0").rstrip(".") if isinstance(v, float) else str(v)
