@@ -185,7 +185,7 @@ class KolapsAI:
             return 0.5 if ch.morale <= 4 else 0.1
         if a == "catch_breath":
             return 0.08 * ch.fatigue
-        if a in ("unjam", "pickup"):
+        if a in ("unjam", "pickup", "reload"):
             return 0.9
         if a == "change_weapon":
             if not usable(ctx, ch, ch.ready_weapon, {}) or ch.ready_weapon == "unarmed":

@@ -1,20 +1,26 @@
 """KOLAPS test vectors (kolaps.md §7), each named for the rule it checks."""
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 
 import pytest
 
 from game.engine import space
+from game.engine.battlefield import Battlefield
+from game.engine.dice import ScriptedDice
+from game.rules.kolaps import Kolaps
 from game.rules.kolaps import flow
 from game.rules.kolaps.combat import (EFFECTIVE, EXTREME, LONG, POINT_BLANK, CONTACT, modified_values,
                                       severity_dice, shot_band, shot_difficulty, strike_difficulty)
-from game.rules.kolaps.effects import clamp_amount
+from game.rules.kolaps.effects import Ctx, clamp_amount
+from game.rules.kolaps.model import DATA_FILE
 from game.rules.kolaps.options import action_options, destinations
 from game.rules.kolaps.pools import (AUTOMATIC, IMPOSSIBLE, THRESHOLD, clamp_difficulty, judge, notation,
                                      roll_odds)
 
-from tests.rules.kolaps_helpers import RULES, answer_step, ctx_for, dice_events, fig, make_state, run_steps
+from tests.rules.kolaps_helpers import (RULES, answer_step, armies, ctx_for, dice_events, fig, make_state,
+                                       run_steps)
 
 W = RULES.data["weapons"]
 
@@ -749,3 +755,23 @@ def test_tv37_only_the_primary_target_of_a_blast_is_bound_and_must_react():
     assert state.chars["T"].aff == state.chars["E1"].aff == 1
     assert all(state.chars[c].aff is None for c in ("E2", "E3", "E4", "O"))
     assert state.reactions == [{"t": "E1", "a": "T", "forced": True}]
+
+
+def test_scenario_weapon_with_ammunition_empties_and_reloads(tmp_path):
+    data = json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    data["weapons"]["rifle"]["ammo"] = 1
+    path = tmp_path / "kolaps.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    rules = Kolaps(path)
+    state = rules.new_state(Battlefield.open_ground(30, 10),
+                            armies([fig("A1", "veteran", (0, 0), offensive=True)], [fig("B1", "trooper", (8, 0))]), 5)
+    state.queue.clear()
+    state.choice = None
+    a = state.chars["A1"]
+    ctx = Ctx(state, ScriptedDice([2, 2]), rules.data)
+    assert any(o.key == "shoot:B1" for o in action_options(ctx, a, {"mode": "regular"}))
+    run_steps(ctx, attack("A1", "B1", weapon="rifle"))
+    opts = {o.key for o in action_options(ctx, a, {"mode": "regular"})}
+    assert "shoot:B1" not in opts and "reload" in opts
+    run_steps(ctx, {"op": "simple_action", "fig": "A1", "action": "reload", "value": "rifle", "key": "reload"})
+    assert any(o.key == "shoot:B1" for o in action_options(ctx, a, {"mode": "regular"}))

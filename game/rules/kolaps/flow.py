@@ -506,6 +506,9 @@ def op_simple_action(ctx: Ctx, st: dict) -> None:
         ch.catch_breath_declared = True
     elif a == "rally":
         ch.rally_declared = True
+    elif a == "reload":
+        ch.uses_left[ch.ready_weapon] = weapon(ctx, ch.ready_weapon)["ammo"]
+        ctx.ev("reloaded", "5.8", figure=ch.id, weapon=ch.ready_weapon)
     elif a == "unjam":
         ch.jammed.remove(ch.ready_weapon)
         ctx.ev("unjammed", "5.8", figure=ch.id, weapon=ch.ready_weapon)
@@ -616,6 +619,8 @@ def op_attack(ctx: Ctx, st: dict) -> None:
     if not diff.possible:
         return
     two_hands = st["kind"] == "strike" and w["range"] is None and "two_hands" in traits(w)
+    if st["kind"] == "shoot" and "ammo" in w:
+        a.uses_left[st["weapon"]] = a.uses_left.get(st["weapon"], w["ammo"]) - 1
     r = ctx.test(a, diff.raw, "action", "5.22", two_hands=two_hands)
     success = r is None or r.success
     after = {"op": "after_attack", "a": a.id, "t": t.id, "success": success}

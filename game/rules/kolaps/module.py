@@ -64,8 +64,8 @@ class Kolaps(RuleModule):
                                is_avatar=bool(arch.get("avatar")), rng_initial=arch["rank"],
                                mvt_initial=arch["mvt"], cib_initial=arch["cib"],
                                weapons=[w for w in weapons if w != "unarmed"], ready_weapon=arch["ready"],
-                               uses_left={w: self.data["weapons"][w]["uses"] for w in weapons
-                                          if "uses" in self.data["weapons"][w]},
+                               uses_left={w: self.data["weapons"][w].get("uses", self.data["weapons"][w].get("ammo"))
+                                          for w in weapons if {"uses", "ammo"} & set(self.data["weapons"][w])},
                                specialisations=list(fig.get("specialisations", [])))
                 for key in ("morale", "fatigue", "prone", "offensive", "aff"):
                     if key in fig:

@@ -208,6 +208,9 @@ def action_options(ctx: Ctx, ch: Character, act: dict) -> list[Option]:
                 add(Option("rally", "rally", ch.id))
             if ch.ready_weapon in ch.jammed:
                 add(Option("unjam", "unjam", ch.id))
+            ammo = weapon(ctx, ch.ready_weapon).get("ammo")
+            if ammo and ch.uses_left.get(ch.ready_weapon, ammo) < ammo:
+                add(Option("reload", "reload", ch.id, value=ch.ready_weapon))
             for w in sorted(set(ch.weapons)):
                 if w != ch.ready_weapon and w not in ch.jammed and ch.uses_left.get(w, 1) > 0:
                     add(Option(f"change:{w}", "change_weapon", ch.id, value=w))
