@@ -412,6 +412,7 @@ class BattleDrawing:
         for i, t in enumerate(lines):
             ui.text(surface, t, (x + ui.s(7), y + ui.s(5) + i * ui.s(18)), 18, TEXT)
 
+
 def odds_label(key: str) -> str:
     """"pv_lost:2" -> the "odds.pv_lost" text with n=2; a bare key is looked up as is."""
     name, _, n = str(key).partition(":")
