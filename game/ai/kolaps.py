@@ -15,8 +15,8 @@ from ..engine.match import Match
 from ..rules.kolaps.combat import behind_cover, line_of_sight, zone_modifier
 from ..rules.kolaps.effects import Ctx, controller, hostile
 from ..rules.kolaps.model import ZONES
-from ..rules.kolaps.options import (ATTACKS, can_offend, destinations, legal_target, static_attacks, usable,
-                                    weapon)
+from ..rules.kolaps.options import (ATTACKS, can_offend, destinations, friendly_crossed, legal_target, static_attacks,
+                                    usable, weapon)
 
 ROW_VALUE = {1: 0.1, 2: 0.25, 3: 1.0, 4: 1.0, 5: 2.0, 6: 3.0}
 CRITICAL_VALUE = 4.0
@@ -133,6 +133,9 @@ class KolapsAI:
         o = odds.outcomes
         value = float(o["critical"]) * CRITICAL_VALUE + float(o["hit"]) * hit_value
         value -= float(o["critical_failure"]) * 0.6 + float(o["failure"]) * 0.1
+        if option.action in ("shoot", "burst", "moveshoot") and friendly_crossed(
+                self._ctx(match), a, a.tile, state.chars[option.target].tile):
+            value -= float(o["critical_failure"]) * hit_value * 1.5        # friendly fire (§5.32)
         return value
 
     def _position_value(self, ctx: Ctx, ch, tile) -> float:
