@@ -9,6 +9,7 @@ import pytest
 from game.engine import space
 from game.engine.battlefield import Battlefield
 from game.engine.dice import ScriptedDice
+from game.errors import RulesError
 from game.rules.kolaps import Kolaps
 from game.rules.kolaps import flow
 from game.rules.kolaps.combat import (EFFECTIVE, EXTREME, LONG, POINT_BLANK, CONTACT, modified_values,
@@ -775,3 +776,10 @@ def test_scenario_weapon_with_ammunition_empties_and_reloads(tmp_path):
     assert "shoot:B1" not in opts and "reload" in opts
     run_steps(ctx, {"op": "simple_action", "fig": "A1", "action": "reload", "value": "rifle", "key": "reload"})
     assert any(o.key == "shoot:B1" for o in action_options(ctx, a, {"mode": "regular"}))
+
+
+def test_bad_armies_are_refused_with_a_clear_message():
+    with pytest.raises(RulesError, match="unknown archetype"):
+        make_state([fig("A1", "dragon", (0, 0))], [fig("B1", "trooper", (5, 5))])
+    with pytest.raises(RulesError, match="cannot stand"):
+        make_state([fig("A1", "trooper", (0, 0))], [fig("B1", "trooper", (0, 0))])

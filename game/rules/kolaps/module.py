@@ -57,6 +57,8 @@ class Kolaps(RuleModule):
                     raise RulesError(f"army {army.side} figure {i + 1}", f"unknown archetype '{arch_name}'")
                 arch = self.data["archetypes"][arch_name]
                 tile = tuple(fig["tile"]) if "tile" in fig else tiles[i]
+                if not battlefield.can_stand(tile) or tile in taken:
+                    raise RulesError(f"army {army.side} figure {i + 1}", f"cannot stand on tile {tile}")
                 taken.add(tile)
                 cid = fig.get("id", f"{'AB'[army.side]}{i + 1}")
                 weapons = [arch["ready"]] + list(arch.get("carried", []))
