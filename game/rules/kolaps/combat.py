@@ -22,10 +22,6 @@ def within_cm(a: Tile, b: Tile, cm: float, cm_per_tile: float) -> bool:
     return space.within_cm(a, b, cm, cm_per_tile)
 
 
-def distance_cm(a: Tile, b: Tile, cm_per_tile: float) -> float:
-    return space.distance(a, b) * cm_per_tile
-
-
 def traits(weapon: dict) -> list:
     return weapon.get("traits", [])
 

@@ -83,14 +83,3 @@ def roll_odds(difficulty: int | str, need: int, two_handed_contact: bool = False
     return {"success": Fraction(s, total), "critical_success": Fraction(cs, total),
             "critical_failure": Fraction(cf, total)}
 
-
-@lru_cache(maxsize=None)
-def ones_distribution(difficulty: int, need: int, two_handed_contact: bool = False) -> dict[int, Fraction]:
-    """P(number of uncancelled 1s = k, roll failed critically), for the critical-failure table."""
-    n = dice_count(difficulty)
-    out: dict[int, Fraction] = {}
-    for d in product(range(1, 7), repeat=n):
-        r = judge(d, difficulty, need, two_handed_contact)
-        if r.critical_failure:
-            out[r.ones] = out.get(r.ones, Fraction(0)) + Fraction(1, 6 ** n)
-    return out
