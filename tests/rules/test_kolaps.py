@@ -1,6 +1,7 @@
 """KOLAPS test vectors (kolaps.md §7), each named for the rule it checks."""
 from __future__ import annotations
 
+import dataclasses
 import json
 from fractions import Fraction
 
@@ -783,3 +784,18 @@ def test_bad_armies_are_refused_with_a_clear_message():
         make_state([fig("A1", "dragon", (0, 0))], [fig("B1", "trooper", (5, 5))])
     with pytest.raises(RulesError, match="cannot stand"):
         make_state([fig("A1", "trooper", (0, 0))], [fig("B1", "trooper", (0, 0))])
+
+
+def test_odds_split_a_critical_failure_into_the_incident_table_or_friendly_fire():
+    state, a = shooter_state()
+    state.chars["B1"].cib_mod = 3
+    shot = next(o for o in action_options(ctx_for(state, []), a, {"mode": "regular"}) if o.key == "shoot:B1")
+    odds = RULES.odds(state, shot)
+    split = odds.details["critical_failure_results"]
+    assert sum(split.values()) == odds.outcomes["critical_failure"] == Fraction(91, 216)
+    # one 1 (75/216): the incident D6 gives 0 on a 1; two 1s (15/216): −1 on a 1, 0 on a 2; three 1s (1/216)
+    assert split["mishap:minor_incident"] == Fraction(75 + 15 + 1, 216 * 6)
+    assert split["mishap:major_incident"] == Fraction(15 + 2, 216 * 6)
+    state.chars["A2"] = dataclasses.replace(state.chars["A1"], id="A2", tile=(5, 0), wounds=dict(a.wounds))
+    odds = RULES.odds(state, shot)
+    assert odds.details["critical_failure_results"] == {"friendly_fire": Fraction(91, 216)}

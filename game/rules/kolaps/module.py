@@ -14,8 +14,8 @@ from . import flow
 from .combat import (blast_difficulty, hit_rows, severity_dice, shot_difficulty, strike_difficulty)
 from .effects import Ctx, controller
 from .model import DATA_FILE, ZONE_MAX, ZONES, Character, KolapsState, load_data
-from .options import ATTACKS
-from .pools import notation, roll_odds, threshold
+from .options import ATTACKS, friendly_crossed
+from .pools import critical_failure_table, notation, roll_odds, threshold
 
 TOTAL_BOXES = sum(ZONE_MAX.values())
 
@@ -177,11 +177,16 @@ class Kolaps(RuleModule):
         outcomes = {"critical": p["critical_success"], "hit": p["success"] - p["critical_success"],
                     "critical_failure": p["critical_failure"],
                     "failure": 1 - p["success"] - p["critical_failure"]}
+        if not strike and friendly_crossed(Ctx(state, None, self.data), a, a.tile, t.tile):
+            mishaps = {"friendly_fire": p["critical_failure"]}
+        else:
+            mishaps = {f"mishap:{k}": q for k, q in critical_failure_table(diff.value, need, two_hands).items()}
         details = {"difficulty": diff.value, "raw": diff.raw, "terms": [list(x) for x in diff.terms],
                    "band": diff.band, "roll": notation(diff.value), "threshold": need,
                    "success": p["success"], "severity_dice": f"{sev[0]}{sev[1]}6",
                    "severity_given_hit": {f"severity:{r}": q for r, q in sorted(rows.items())},
-                   "wound_given_hit": sum((q for r, q in rows.items() if r >= 3), Fraction(0))}
+                   "wound_given_hit": sum((q for r, q in rows.items() if r >= 3), Fraction(0)),
+                   "critical_failure_results": mishaps}
         return Odds(action, outcomes, details)
 
     def _blast_odds(self, state: KolapsState, a: Character, primary: Character, w: dict) -> Odds:

@@ -83,3 +83,21 @@ def roll_odds(difficulty: int | str, need: int, two_handed_contact: bool = False
     return {"success": Fraction(s, total), "critical_success": Fraction(cs, total),
             "critical_failure": Fraction(cf, total)}
 
+
+
+@lru_cache(maxsize=None)
+def critical_failure_table(difficulty: int | str, need: int, two_hands: bool = False) -> dict[str, Fraction]:
+    """Exact chances of each §5.32 result: 1D6 minus the roll's uncancelled 1s."""
+    out = {"more_fear_than_harm": Fraction(0), "minor_incident": Fraction(0), "major_incident": Fraction(0)}
+    if difficulty in (AUTOMATIC, IMPOSSIBLE):
+        return out
+    n = dice_count(difficulty)
+    for d in product(range(1, 7), repeat=n):
+        r = judge(d, difficulty, need, two_hands)
+        if not r.critical_failure:
+            continue
+        for die in range(1, 7):
+            score = die - r.ones
+            key = "more_fear_than_harm" if score >= 1 else "minor_incident" if score == 0 else "major_incident"
+            out[key] += Fraction(1, 6 ** n * 6)
+    return out
