@@ -7,7 +7,6 @@ Its own randomness (tie-breaks) comes from ``seed``, never from the match's dice
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 
 from ..engine import space
 from ..engine.decision import Decision, Option
@@ -15,8 +14,7 @@ from ..engine.match import Match
 from ..rules.kolaps.combat import behind_cover, line_of_sight, zone_modifier
 from ..rules.kolaps.effects import Ctx, controller, hostile
 from ..rules.kolaps.model import ZONES
-from ..rules.kolaps.options import (ATTACKS, can_offend, destinations, friendly_crossed, legal_target, static_attacks,
-                                    usable, weapon)
+from ..rules.kolaps.options import ATTACKS, can_offend, destinations, legal_target, static_attacks, usable, weapon
 
 ROW_VALUE = {1: 0.1, 2: 0.25, 3: 1.0, 4: 1.0, 5: 2.0, 6: 3.0}
 CRITICAL_VALUE = 4.0
@@ -133,9 +131,8 @@ class KolapsAI:
         o = odds.outcomes
         value = float(o["critical"]) * CRITICAL_VALUE + float(o["hit"]) * hit_value
         value -= float(o["critical_failure"]) * 0.6 + float(o["failure"]) * 0.1
-        if option.action in ("shoot", "burst", "moveshoot") and friendly_crossed(
-                self._ctx(match), a, a.tile, state.chars[option.target].tile):
-            value -= float(o["critical_failure"]) * hit_value * 1.5        # friendly fire (§5.32)
+        if "friendly_fire" in odds.details["critical_failure_results"]:
+            value -= float(o["critical_failure"]) * hit_value * 1.5        # an ally on the line (§5.32)
         return value
 
     def _position_value(self, ctx: Ctx, ch, tile) -> float:
@@ -214,17 +211,15 @@ class KolapsAI:
 
     def _keep_die(self, match: Match, decision: Decision) -> str:
         state = match.state
-        hit = next((s for s in state.queue if s.get("op") == "hit"), None)
-        victim = state.chars.get(hit["victim"]) if hit else None
+        victim = state.chars.get(decision.info.get("victim"))
         roller = state.chars.get(decision.figure)
         values = sorted((o.value for o in decision.options), reverse=True)
         friendly = victim is not None and roller is not None and controller(victim) == controller(roller)
         return f"keep:{values[-1] if friendly else values[0]}"
 
     def _burst_swap(self, match: Match, decision: Decision) -> str:
-        state = match.state
-        hit = next((s for s in state.queue if s.get("op") == "hit"), None)
-        victim = state.chars[hit["victim"]]
+        victim = match.state.chars[decision.info["victim"]]
+
         def expected(s, loc):
             zone = ZONES[loc - 1]
             return ROW_VALUE[min(6, s + zone_modifier(victim, zone))]
@@ -249,7 +244,7 @@ class KolapsAI:
         return next(o.key for o in decision.options if o.key != "pass")
 
     def _best_attack(self, match: Match, decision: Decision) -> str:
-        best, best_score = "pass", Fraction(-1)
+        best, best_score = "pass", -1.0
         for o in decision.options:
             if o.action in ATTACKS:
                 v = self._attack_value(match, o)

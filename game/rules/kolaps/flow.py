@@ -669,7 +669,8 @@ def op_hit(ctx: Ctx, st: dict) -> None:
                 opts = tuple(Option(f"keep:{v}", "keep_die", roller.id, value=v)
                              for v in sorted(set(values), reverse=True))
                 wait(ctx, st, Decision(side, "keep_die", opts, figure=roller.id,
-                                       info={"rule": "4.1", "values": values, "purpose": "severity"}))
+                                       info={"rule": "4.1", "values": values, "purpose": "severity",
+                                             "victim": victim.id}))
                 return
             st["kept"] = int(st.pop("answer").split(":")[1])
         else:
@@ -680,7 +681,7 @@ def op_hit(ctx: Ctx, st: dict) -> None:
         if "answer" not in st:
             opts = (Option("swap", "swap", value=[loc, s]), Option("no_swap", "no_swap", value=[s, loc]))
             wait(ctx, st, Decision(side, "burst_swap", opts, figure=roller.id,
-                                   info={"rule": "5.34.2", "severity": s, "location": loc}))
+                                   info={"rule": "5.34.2", "severity": s, "location": loc, "victim": victim.id}))
             return
         if st.pop("answer") == "swap":
             s, loc = loc, s
