@@ -446,6 +446,10 @@ class BattleScene(BattleDrawing):
                 if self.dragged or abs(event.pos[0] - self.press[0]) + abs(event.pos[1] - self.press[1]) > 6:
                     self.dragged = True
                     self.view.pan_pixels(*event.rel)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and self.minimap_rect is not None \
+                and self.minimap_rect.collidepoint(event.pos):
+            self.view.centre = self.minimap_to_world(event.pos)
+            self.view.pan_pixels(0, 0)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button in (1, 2, 3):
             if self.map_rect.collidepoint(event.pos):
                 self.press, self.dragged = event.pos, False
@@ -585,6 +589,7 @@ class BattleScene(BattleDrawing):
         elif self.last_ai is not None and d is not None:
             self.draw_ai_hint(surface)
         surface.set_clip(clip)
+        self.draw_minimap(surface)
         self.draw_top(surface, d)
         self.draw_log(surface)
         self.draw_bar(surface, d, human)

@@ -32,6 +32,39 @@ def action_label(action: str) -> str:
 
 
 class BattleDrawing:
+    minimap_rect: pygame.Rect | None = None
+    _minimap: pygame.Surface | None = None
+
+    def draw_minimap(self, surface: pygame.Surface) -> None:
+        """A small picture of the whole map with the figures and the visible window, when it does not fit."""
+        ui, view = self.app.ui, self.view
+        wx0, wy0 = view.to_world(view.viewport.topleft)
+        wx1, wy1 = view.to_world(view.viewport.bottomright)
+        gw, gh = view.grid
+        if wx0 <= 0 and wy0 <= 0 and wx1 >= gw and wy1 >= gh:
+            self.minimap_rect = None
+            return
+        k = min(ui.s(170) / gw, ui.s(170) / gh)
+        size = (max(1, int(gw * k)), max(1, int(gh * k)))
+        if self._minimap is None or self._minimap.get_size() != size:
+            self._minimap = pygame.transform.smoothscale(self.base, size)
+        r = pygame.Rect(0, 0, *size)
+        r.bottomright = (self.map_rect.right - ui.s(8), self.map_rect.bottom - ui.s(8))
+        self.minimap_rect = r
+        surface.blit(self._minimap, r)
+        for f in self.figs:
+            if f.alive:
+                pygame.draw.circle(surface, side_colour(f.side),
+                                   (r.x + int((f.tile[0] + 0.5) * k), r.y + int((f.tile[1] + 0.5) * k)), max(2, int(k)))
+        window = pygame.Rect(r.x + int(max(0, wx0) * k), r.y + int(max(0, wy0) * k),
+                             int((min(gw, wx1) - max(0, wx0)) * k), int((min(gh, wy1) - max(0, wy0)) * k))
+        pygame.draw.rect(surface, (255, 255, 255), window, 1)
+        pygame.draw.rect(surface, ACCENT, r, 1)
+
+    def minimap_to_world(self, pos) -> tuple[float, float]:
+        r = self.minimap_rect
+        return ((pos[0] - r.x) / r.w * self.view.grid[0], (pos[1] - r.y) / r.h * self.view.grid[1])
+
     def draw_help(self, surface: pygame.Surface) -> None:
         ui = self.app.ui
         keys = {k: v.upper() if len(v) == 1 else v for k, v in self.app.settings.keys.items()}

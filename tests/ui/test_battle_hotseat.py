@@ -294,3 +294,18 @@ def test_trap_tokens_laid_in_secret_show_only_as_unknown_to_the_enemy(app):
     real = [describe(e, scene.names) for e in match.log if e.kind == "trap_real"]
     assert real and not set(real) & set(scene.log_lines)
     shot(app, "tokens_seen_by_the_enemy.png")
+
+
+def test_a_click_on_the_minimap_moves_the_view_there(app):
+    match = eisdrachen_match(seed=3, width=80, height=60)
+    scene = start(app, match)
+    scene.view.zoom = 2.0
+    scene.view.centre = (10, 10)
+    scene.view.pan_pixels(0, 0)
+    steps(app, 1)
+    r = scene.minimap_rect
+    assert r is not None
+    click(app, (r.right - 3, r.bottom - 3))
+    assert scene.view.centre[0] > 40 and scene.view.centre[1] > 30
+    assert match.answers == []
+    shot(app, "minimap.png")
