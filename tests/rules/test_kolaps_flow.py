@@ -187,3 +187,17 @@ def test_an_activation_that_may_declare_an_ambush_is_chosen_in_secret():
     state.bf.cover[6, 5] = 1
     run_steps(ctx_for(state, []), activation("A1"))
     assert state.choice.secret and any(o.action == "ambush" for o in state.choice.options)
+
+
+def test_a_mutineer_is_played_by_the_opponent_against_its_own_avatar():
+    state = make_state([fig("A1", "recruit", (5, 5), morale=1), fig("A0", "avatar", (9, 5), morale=6)],
+                       [fig("B1", "trooper", (30, 15), morale=5)])
+    ctx = ctx_for(state, [3])                                  # morale-1 test fails: mutiny
+    run_steps(ctx, activation("A1"))
+    d = state.choice
+    assert d.kind == "action" and d.side == 1 and d.figure == "A1"
+    assert {o.target for o in d.options if o.target} == {"A0"}
+    assert all(o.action in ("end", "walk", "run", "shoot", "burst", "moveshoot", "strike", "movestrike")
+               for o in d.options)
+    views = {f.id: f for f in RULES.figures(state, None)}
+    assert views["A1"].side == 1 and "mutinous" in views["A1"].markers
