@@ -6,10 +6,11 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
-from game.engine.save import FORMAT, SAVE_VERSION, read_save, write_atomic
+from game.engine.save import FORMAT, SAVE_VERSION, load_match, read_save, write_atomic
 from game.errors import SaveError
 
 WRITER = r"""
@@ -42,6 +43,45 @@ def test_sigkill_during_saving_never_loses_the_last_good_save(tmp_path):
         assert n >= 1
         last = max(last, n)
     assert last > 1
+
+
+MATCH_WRITER = r"""
+import sys
+from game.ai.random_player import RandomPlayer
+from game.engine.save import new_match, save_match
+path, map_path = sys.argv[1], sys.argv[2]
+player = RandomPlayer(2)
+match = new_match(map_path, "eisdrachen", seed=5)
+save_match(match, path)
+print("first save written", flush=True)
+while True:
+    if match.pending is None:
+        match = new_match(map_path, "eisdrachen", seed=len(match.answers))
+    match.answer(player.choose(match, match.pending))
+    save_match(match, path)
+"""
+
+
+def test_sigkill_during_save_match_of_a_real_match_leaves_a_save_that_replays(tmp_path):
+    """The real writer on a real match: after every kill both the save and its .bak replay to the
+    digest they recorded."""
+    path = tmp_path / "match.json"
+    map_path = Path(__file__).resolve().parents[2] / "maps" / "sky_deck.tmx"
+    runs = max(3, int(os.environ.get("ESCARMOUCHE_SIGKILL_RUNS", "25")) // 3)
+    rng = random.Random(2)
+    answers = set()
+    for _ in range(runs):
+        proc = subprocess.Popen([sys.executable, "-c", MATCH_WRITER, str(path), str(map_path)],
+                                stdout=subprocess.PIPE, text=True)
+        assert proc.stdout.readline().strip() == "first save written"
+        time.sleep(rng.random() * 0.3)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        for saved in (path, path.with_name(path.name + ".bak")):
+            if saved.exists():
+                assert load_match(saved).digest() == read_save(saved)["digest"]
+        answers.add(len(read_save(path)["answers"]))
+    assert len(answers) > 1
 
 
 def test_previous_save_is_kept_beside_the_new_one(tmp_path):
