@@ -499,7 +499,7 @@ class BattleScene(BattleDrawing):
         elif self.key_is(event, "log"):
             self.show_log = not self.show_log
         elif self.key_is(event, "skip"):
-            self.fast_forward = bool(self.ai_players)
+            self.skip()
         elif self.key_is(event, "cancel"):
             self.cancel()
         elif self.key_is(event, "end"):
@@ -627,7 +627,8 @@ class BattleScene(BattleDrawing):
         self.app.apply_settings()
 
     def skip(self) -> None:
-        self.fast_forward = True
+        """Let the AI play without pauses until a person must decide; press again to watch again."""
+        self.fast_forward = bool(self.ai_players) and not self.fast_forward
 
     def to_menu(self) -> None:
         if not self.match.over:

@@ -321,7 +321,8 @@ class BattleDrawing:
             rect = pygame.Rect(right - width, ui.s(5), width, bar.h - ui.s(10))
             ui.button(surface, rect, label, cb, enabled=enabled, hotkey="", size=18,
                       tooltip=f"{label} ({hk})" if hk else label,
-                      selected=(cb == self.toggle_terrain and self.show_terrain))
+                      selected=(cb == self.toggle_terrain and self.show_terrain)
+                      or (cb == self.skip and self.fast_forward))
             right -= width + gap
         x = ui.s(10)
         x = ui.text(surface, text, (x, bar.centery), 22, TEXT, "midleft", max_width=right - x).right + ui.s(16)

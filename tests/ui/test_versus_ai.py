@@ -85,3 +85,22 @@ def test_showcase_with_a_bad_map_reports_and_exits(home, tmp_path, capsys):
                 "human_side": None, "frames": 5, "screenshot": None, "fps": 0})
     assert code == 2
     assert "bad.tmx" in capsys.readouterr().err
+
+
+def test_ai_answers_come_one_by_one_at_the_set_speed_and_skip_runs_them_on(app):
+    rules = get_rules("eisdrachen")
+    bf = field(14, 10)
+    match = Match(bf, rules, rules.default_armies(bf), 5)
+    app.settings.ai_speed = "fast"                  # 250 ms between AI answers
+    scene = BattleScene(app, match, "ai-vs-ai")
+    app.push(scene)
+    start = time.monotonic()
+    while time.monotonic() - start < 1.0:
+        app.step()
+    paced = len(match.answers)
+    assert 1 <= paced <= 1.0 / 0.25 + 1
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0, unicode=" ", scancode=0))
+    start = time.monotonic()
+    while time.monotonic() - start < 3.0 and len(match.answers) < paced + 10 and not match.over:
+        app.step()
+    assert match.over or len(match.answers) >= paced + 10
