@@ -39,7 +39,11 @@ def start_tiles(bf: Battlefield, side: int, taken: Iterable[Tile] = ()) -> list[
 
 def deploy(bf: Battlefield, sides: dict[int, list[dict]]) -> dict[int, list[tuple[dict, Tile]]]:
     """Pair every figure spec that fits with its start tile; a spec with its own "tile" keeps it."""
-    taken = {tuple(spec["tile"]) for specs in sides.values() for spec in specs if "tile" in spec}
+    fixed = [tuple(spec["tile"]) for specs in sides.values() for spec in specs if "tile" in spec]
+    for tile in fixed:
+        if fixed.count(tile) > 1:
+            raise RulesError("armies", f"two figures cannot stand on tile {tile}")
+    taken = set(fixed)
     placed: dict[int, list[tuple[dict, Tile]]] = {}
     for side, specs in sorted(sides.items()):
         free = iter(start_tiles(bf, side, taken))

@@ -45,3 +45,8 @@ def test_a_figure_with_its_own_tile_keeps_it():
     bf = Battlefield.open_ground(6, 6)
     placed = deploy(bf, {0: [{"id": "a", "tile": [3, 3]}], 1: specs(1)})
     assert placed[0][0][1] == (3, 3)
+
+
+def test_two_figures_given_the_same_tile_are_refused():
+    with pytest.raises(RulesError, match="cannot stand on tile"):
+        deploy(Battlefield.open_ground(6, 6), {0: [{"tile": [1, 1]}], 1: [{"tile": [1, 1]}]})

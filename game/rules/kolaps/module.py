@@ -6,6 +6,7 @@ from pathlib import Path
 
 from ...engine.battlefield import Battlefield
 from ...engine.decision import Decision, Option
+from ...engine.deploy import deploy
 from ...engine.dice import Dice
 from ...engine.events import Event
 from ...errors import RulesError
@@ -45,24 +46,18 @@ class Kolaps(RuleModule):
 
     def new_state(self, battlefield: Battlefield, armies: list[Army], max_turns: int) -> KolapsState:
         chars: dict[str, Character] = {}
-        taken: set = set()
-        for army in armies:
-            tiles = self._spawn_tiles(battlefield, army.side, taken)
-            if len(tiles) < len(army.figures):
-                raise RulesError(f"spawn zone of side {army.side}",
-                                 f"{len(army.figures)} figures but only {len(tiles)} free tiles")
-            for i, fig in enumerate(army.figures):
+        placed = deploy(battlefield, {army.side: army.figures for army in armies})
+        for side, pairs in placed.items():
+            for i, (fig, tile) in enumerate(pairs):
                 arch_name = fig.get("archetype")
                 if arch_name not in self.data["archetypes"]:
-                    raise RulesError(f"army {army.side} figure {i + 1}", f"unknown archetype '{arch_name}'")
+                    raise RulesError(f"army {side} figure {i + 1}", f"unknown archetype '{arch_name}'")
                 arch = self.data["archetypes"][arch_name]
-                tile = tuple(fig["tile"]) if "tile" in fig else tiles[i]
-                if not battlefield.can_stand(tile) or tile in taken:
-                    raise RulesError(f"army {army.side} figure {i + 1}", f"cannot stand on tile {tile}")
-                taken.add(tile)
-                cid = fig.get("id", f"{'AB'[army.side]}{i + 1}")
+                if not battlefield.can_stand(tile):
+                    raise RulesError(f"army {side} figure {i + 1}", f"cannot stand on tile {tile}")
+                cid = fig.get("id", f"{'AB'[side]}{i + 1}")
                 weapons = [arch["ready"]] + list(arch.get("carried", []))
-                ch = Character(id=cid, name=fig.get("name", cid), archetype=arch_name, side=army.side, tile=tile,
+                ch = Character(id=cid, name=fig.get("name", cid), archetype=arch_name, side=side, tile=tile,
                                is_avatar=bool(arch.get("avatar")), rng_initial=arch["rank"],
                                mvt_initial=arch["mvt"], cib_initial=arch["cib"],
                                weapons=[w for w in weapons if w != "unarmed"], ready_weapon=arch["ready"],
@@ -85,25 +80,6 @@ class Kolaps(RuleModule):
         state.queue.append({"op": "setup"})
         state.choice = Decision(0, "start", (Option("begin", "begin"),), info={"rule": "3.1"})
         return state
-
-    @staticmethod
-    def _spawn_tiles(bf: Battlefield, side: int, taken: set) -> list:
-        zone = [tuple(t) for t in bf.spawn.get(side, [])]
-        if not zone:
-            cols = range(0, min(3, bf.width)) if side == 0 else range(bf.width - 1, max(-1, bf.width - 4), -1)
-            zone = [(x, y) for x in cols for y in range(bf.height)]
-        tiles = [t for t in zone if bf.can_stand(t) and t not in taken]
-        if not tiles:
-            return []
-        cx = sum(t[0] for t in tiles) / len(tiles)
-        cy = sum(t[1] for t in tiles) / len(tiles)
-        tiles.sort(key=lambda t: ((t[0] - cx) ** 2 + (t[1] - cy) ** 2, t))
-        spread = [t for t in tiles if t[0] % 2 == 0 and t[1] % 2 == 0] + tiles
-        out = []
-        for t in spread:
-            if t not in out:
-                out.append(t)
-        return out
 
     # --- the protocol -----------------------------------------------------------
 
