@@ -282,8 +282,9 @@ class BattleDrawing:
                 pygame.draw.circle(surface, (255, 120, 40), self.view.tile_centre(f.tile), int(self.view.cell * 0.6), 3)
 
     def draw_ai_hint(self, surface: pygame.Surface) -> None:
+        """Where the AI's last answer went, unless it concerns a figure this viewer may not see."""
         o = self.last_ai
-        if o is None:
+        if o is None or (o.figure is not None and self.figure(o.figure) is None):
             return
         tiles = list(o.path) or ([o.tile] if o.tile is not None else [])
         for t in tiles:
