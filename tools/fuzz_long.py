@@ -37,9 +37,13 @@ class Failures:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--cases", type=int, default=10_000, help="cases per fuzz test")
+    p.add_argument("--external", default="/work/shared/maps-external",
+                   help="a folder of real Tiled maps made by others, fuzzed too when it exists")
     p.add_argument("-k", default="", help="pytest -k expression to run only some of the fuzz tests")
     args = p.parse_args(argv)
     os.environ["ESCARMOUCHE_FUZZ_CASES"] = str(args.cases)
+    if Path(args.external).is_dir():
+        os.environ["ESCARMOUCHE_EXTERNAL_MAPS"] = str(Path(args.external).resolve())
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.chdir(ROOT)
@@ -64,7 +68,7 @@ def main(argv=None) -> int:
             kinds.setdefault(kind, {})["slowest_s"] = round(seconds, 3)
         for key, count in list(getattr(module, "NET", {}).items()) + list(getattr(module, "GENERIC", {}).items()):
             unforeseen[key] = unforeseen.get(key, 0) + count
-    result = {"cases_per_test": args.cases, "pytest_exit_code": int(code), "failed_tests": failures.failed,
+    result = {"cases_per_test": args.cases, "external_maps": os.environ.get("ESCARMOUCHE_EXTERNAL_MAPS", ""), "pytest_exit_code": int(code), "failed_tests": failures.failed,
               "kinds": kinds, "refusals_by_a_last_resort_net": dict(sorted(unforeseen.items(),
                                                                           key=lambda kv: -kv[1])[:40]),
               "wall_s": round(wall, 1)}

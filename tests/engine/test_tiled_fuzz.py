@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import gzip
+import json
 import os
 import shutil
 import time
@@ -31,6 +32,8 @@ from game.errors import MapError
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted((ROOT / "maps").glob("*.tmx"))
 TILESET = ROOT / "maps" / "terrain.tsx"
+# real maps by others (the shared test data, never copied into the repository): the long run sets it
+EXTERNAL = Path(os.environ.get("ESCARMOUCHE_EXTERNAL_MAPS", "/nonexistent"))
 CASES = int(os.environ.get("ESCARMOUCHE_FUZZ_CASES", "0"))
 LONG = CASES > 0
 STATS: Counter = Counter()
@@ -312,13 +315,13 @@ def small_maps(draw) -> dict[str, bytes]:
     return files
 
 
-def write_files(folder: Path, files: dict[str, bytes]) -> Path:
+def write_files(folder: Path, files: dict[str, bytes], main: str = "gen.tmx") -> Path:
     folder.mkdir(exist_ok=True)
     for old in folder.iterdir():
         old.unlink()
     for name, raw in files.items():
         (folder / name).write_bytes(raw)
-    return folder / "gen.tmx"
+    return folder / main
 
 
 @fuzz_settings(150)
@@ -340,6 +343,134 @@ def test_mutated_generated_maps_load_or_raise_map_error_naming_the_file(workdir,
     check_loads_or_refuses("generated TMX maps and TSX tilesets", path,
                            {"gen.tmx", "gen.tsx", "terrain.tsx", "empty.tsx", "other.json", "notes.txt",
                             "missing.tsx"})
+
+
+# --- Tiled JSON maps -----------------------------------------------------------------------------
+
+@st.composite
+def small_json_maps(draw) -> dict:
+    """A valid Tiled JSON map: CSV or base64 (zlib, gzip, zstd) layers, an embedded tileset with game
+    properties, sometimes objects."""
+    w, h = draw(st.integers(1, 10)), draw(st.integers(1, 10))
+    n_tiles = draw(st.integers(1, len(FEATURES)))
+    layers = []
+    for n in range(draw(st.integers(1, 3))):
+        gids = draw(st.lists(st.integers(0, n_tiles), min_size=w * h, max_size=w * h))
+        lay = {"type": "tilelayer", "id": n + 1, "name": f"layer {n}", "width": w, "height": h, "x": 0, "y": 0,
+               "opacity": 1, "visible": True}
+        compression = draw(st.sampled_from([None, "", "zlib", "gzip", "zstd"]))
+        if compression is None:
+            lay["data"] = gids
+        else:
+            lay.update(encoding="base64", data=gid_text(gids, "base64", compression))
+            if compression:
+                lay["compression"] = compression
+        layers.append(lay)
+    if draw(st.booleans()):
+        layers.append({"type": "objectgroup", "id": 9, "name": "objects", "objects": [
+            {"id": i + 1, "type": kind, "x": draw(st.integers(0, 16 * w)), "y": draw(st.integers(0, 16 * h)),
+             "width": 16, "height": 16, "properties": [{"name": "side", "type": "int", "value": i % 2}]}
+            for i, kind in enumerate(draw(st.lists(st.sampled_from(["spawn", "objective", "trap"]), max_size=3)))]})
+    tiles = [{"id": i, "properties": [{"name": k, "type": "string", "value": v} for k, v in FEATURES[i].items()]}
+             for i in range(n_tiles) if FEATURES[i]]
+    return {"type": "map", "version": "1.10", "orientation": "orthogonal", "renderorder": "right-down",
+            "width": w, "height": h, "tilewidth": 16, "tileheight": 16, "infinite": False, "layers": layers,
+            "tilesets": [{"firstgid": 1, "name": "gen", "tilewidth": 16, "tileheight": 16, "tilecount": n_tiles,
+                          "columns": n_tiles, "image": "gen.png", "imagewidth": 16 * n_tiles, "imageheight": 16,
+                          "tiles": tiles}]}
+
+
+JSON_ODD = [None, True, False, 0, -1, 1.5, "", "x", [], {}, [1, "a", None], {"a": []}, 10**12, -(10**12), 2**40,
+            "nan", "isometric", "base64", "zstd", "bogus", "gen.tsx", "missing.tsx"]
+
+
+def json_places(doc, prefix=()) -> list[tuple]:
+    out = [prefix]
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            out += json_places(v, prefix + (k,))
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            out += json_places(v, prefix + (i,))
+    return out
+
+
+def mutate_json(data, doc) -> None:
+    place = data.draw(st.sampled_from(json_places(doc)[1:] or [()]))
+    if not place:
+        return
+    parent = doc
+    for k in place[:-1]:
+        parent = parent[k]
+    op = data.draw(st.sampled_from(["delete", "retype", "retype", "grow"]))
+    if op == "delete":
+        del parent[place[-1]]
+    elif op == "retype":
+        parent[place[-1]] = data.draw(st.one_of(st.sampled_from(JSON_ODD), st.integers(), st.text(max_size=8)))
+    elif isinstance(parent[place[-1]], list):
+        parent[place[-1]].extend(data.draw(st.lists(st.sampled_from(JSON_ODD), min_size=1, max_size=5)))
+    else:
+        parent[place[-1]] = [parent[place[-1]]] * data.draw(st.integers(2, 4))
+
+
+@fuzz_settings(150)
+@given(doc=small_json_maps())
+def test_generated_json_maps_load_with_their_size(workdir, doc):
+    path = write_files(workdir / "gen", {"gen.tmj": json.dumps(doc).encode()}, "gen.tmj")
+    assert check_loads_or_refuses("generated JSON maps, valid", path, {"gen.tmj"}) == "loaded"
+    assert (load_map(path).battlefield.width, load_map(path).battlefield.height) == (doc["width"], doc["height"])
+
+
+@fuzz_settings(300)
+@given(doc=small_json_maps(), data=st.data())
+def test_mutated_json_maps_load_or_raise_map_error_naming_the_file(workdir, doc, data):
+    for _ in range(data.draw(st.integers(1, 3))):
+        mutate_json(data, doc)
+    raw = json.dumps(doc).encode()
+    if data.draw(st.integers(0, 4)) == 0:
+        raw = mutate_bytes(data, raw)
+    path = write_files(workdir / "gen", {"gen.tmj": raw}, "gen.tmj")
+    check_loads_or_refuses("generated JSON maps", path, {"gen.tmj", "gen.tsx", "missing.tsx"})
+
+
+# --- real maps made by others (the long run only: the shared test data is not in the repository) ---
+
+def external_maps() -> list[Path]:
+    if not EXTERNAL.is_dir():
+        return []
+    return sorted(p.relative_to(EXTERNAL) for p in EXTERNAL.rglob("*") if p.suffix in (".tmx", ".tmj")
+                  or p.suffix == ".json" and '"type": "map"' in p.read_text(errors="replace")[:4000])
+
+
+@pytest.fixture(scope="module")
+def external(tmp_path_factory) -> Path:
+    if not EXTERNAL.is_dir():
+        pytest.skip("set ESCARMOUCHE_EXTERNAL_MAPS to a folder of real Tiled maps (tools/fuzz_long.py does)")
+    copy = tmp_path_factory.mktemp("external") / "maps"
+    shutil.copytree(EXTERNAL, copy)
+    return copy
+
+
+@fuzz_settings(100)
+@given(data=st.data())
+def test_mutated_real_maps_by_others_load_or_raise_map_error_naming_the_file(external, data):
+    maps = external_maps()
+    source = external / data.draw(st.sampled_from(maps))
+    raw = source.read_bytes()
+    if source.suffix == ".tmx":
+        raw = mutated(data, raw)
+    else:
+        doc = json.loads(raw)
+        for _ in range(data.draw(st.integers(1, 3))):
+            mutate_json(data, doc)
+        raw = json.dumps(doc).encode()
+    path = source.with_name("fuzz_" + source.name)
+    path.write_bytes(raw)
+    try:
+        names = {p.name for p in external.rglob("*")}
+        check_loads_or_refuses("real maps by others", path, names)
+    finally:
+        path.unlink()
 
 
 def test_an_entity_expansion_bomb_is_refused_by_name(tmp_path):
