@@ -439,7 +439,15 @@ def external_maps() -> list[Path]:
     if not EXTERNAL.is_dir():
         return []
     return sorted(p.relative_to(EXTERNAL) for p in EXTERNAL.rglob("*") if p.suffix in (".tmx", ".tmj")
-                  or p.suffix == ".json" and '"type": "map"' in p.read_text(errors="replace")[:4000])
+                  or p.suffix == ".json" and _is_json_map(p))
+
+
+def _is_json_map(path: Path) -> bool:
+    try:
+        doc = json.loads(path.read_bytes())
+    except ValueError:
+        return False
+    return isinstance(doc, dict) and doc.get("type") == "map"
 
 
 @pytest.fixture(scope="module")
