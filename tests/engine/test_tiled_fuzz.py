@@ -69,7 +69,8 @@ def record(kind: str, outcome: str, seconds: float) -> None:
 
 
 def check_loads_or_refuses(kind: str, path: Path, names: set[str]) -> str:
-    """The contract itself; returns "loaded", "refused" or "refused by the last-resort net"."""
+    """The contract itself, for the loader and the validator behind ``escarmouche validate-map``;
+    returns "loaded", "refused" or "refused by the last-resort net"."""
     t0 = time.perf_counter()
     try:
         loaded = load_map(path)
@@ -77,6 +78,8 @@ def check_loads_or_refuses(kind: str, path: Path, names: set[str]) -> str:
         text = str(err)
         assert "\n" not in text, text
         assert any(n in err.place for n in names), f"the place '{err.place}' names none of {names}"
+        problems = check_map(path)          # the validator reports the same refusal as one line
+        assert any(pr.severity == "error" for pr in problems) and all("\n" not in pr.line() for pr in problems)
         outcome = "refused by the last-resort net" if NET_MARK in text else "refused"
         if outcome != "refused":
             NET[f"{kind}: {err.message[:200]}"] += 1
