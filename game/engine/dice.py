@@ -127,6 +127,20 @@ def with_reroll(p: Fraction) -> Fraction:
     return p + (1 - p) * p
 
 
+def successes(n: int, needed: int, sides: int = 6) -> Dist:
+    """Number of dice of an n-dice pool that reach ``needed`` or more."""
+    return binomial(n, Fraction(max(0, min(sides, sides - needed + 1)), sides))
+
+
+def mixture(parts: list[tuple[Fraction, Dist]]) -> Dist:
+    """A distribution drawn from ``parts`` with their weights (e.g. over the landing of a grenade)."""
+    out: dict[int, Fraction] = defaultdict(Fraction)
+    for weight, d in parts:
+        for v, p in d.items():
+            out[v] += weight * p
+    return dict(out)
+
+
 def keep_best(n: int, sides: int = 6) -> Dist:
     """Highest of n dice."""
     return {v: Fraction(v ** n - (v - 1) ** n, sides ** n) for v in range(1, sides + 1)}

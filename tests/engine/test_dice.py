@@ -52,3 +52,13 @@ def test_compound_mixes_counts():
     hits = D.binomial(2, Fraction(1, 2))
     wounds = D.compound(hits, lambda k: D.binomial(k * 2, Fraction(1, 2)))
     assert sum(wounds.values()) == 1 and D.mean(wounds) == 1
+
+
+def test_pool_successes_count_dice_reaching_the_target():
+    assert D.successes(3, 5) == enumerate_dist(3, 6, lambda f: sum(v >= 5 for v in f))
+    assert D.successes(2, 7) == {0: 1}
+
+
+def test_mixture_weights_its_parts():
+    m = D.mixture([(Fraction(1, 4), D.point(0)), (Fraction(3, 4), D.point(2))])
+    assert m == {0: Fraction(1, 4), 2: Fraction(3, 4)}
