@@ -20,6 +20,7 @@ from .settings import AI_SPEEDS, DEFAULT_KEYS, UI_SCALES
 from .widgets import ACCENT, BG, MUTED, PANEL, TEXT, TextInput, side_colour
 
 MODES = ("hotseat", "vs-ai", "ai-vs-ai")
+FIXED_KEYS = ("id", "name", "tile", "x", "y")
 LABEL_KEYS = ("name", "archetype", "profile", "rank", "type", "kind", "role", "id")
 THUMB = (150, 96)
 
@@ -81,6 +82,7 @@ class SetupScene:
         self.armies: list[Army] | None = None
         self.armies_key = None
         self.archetypes: list[dict] = []
+        self.choices: dict[str, list] = {}
         self.error = ""
         self.map_scroll = 0
 
@@ -114,10 +116,23 @@ class SetupScene:
         seen = []
         for army in self.armies:
             for fig in army.figures:
-                core = {k: v for k, v in fig.items() if k not in ("id", "name", "tile", "x", "y")}
+                core = {k: v for k, v in fig.items() if k not in FIXED_KEYS}
                 if core not in [s[0] for s in seen]:
                     seen.append((core, fig))
         self.archetypes = [fig for _, fig in seen]
+        values: dict[str, list] = {}
+        for army in self.armies:
+            for fig in army.figures:
+                for k, v in fig.items():
+                    if k not in FIXED_KEYS and isinstance(v, (str, int)) and v not in values.setdefault(k, []):
+                        values[k].append(v)
+        self.choices = {k: v for k, v in values.items() if len(v) > 1}
+
+    def cycle(self, side: int, index: int, key: str) -> None:
+        """Step one figure's rank, loadout, archetype… through the values the module's rosters use."""
+        fig = self.armies[side].figures[index]
+        options = self.choices[key]
+        fig[key] = options[(options.index(fig[key]) + 1) % len(options)] if fig.get(key) in options else options[0]
 
     def handle(self, event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
@@ -252,7 +267,15 @@ class SetupScene:
             for i, fig in enumerate(army.figures):
                 if y > h - ui.s(150):
                     break
-                ui.text(surface, figure_label(fig), (x + ui.s(8), y + ui.s(3)), 18, TEXT, max_width=col - ui.s(50))
+                keys = [k for k in self.choices if k in fig]
+                cw = ui.s(86)
+                name_w = col - ui.s(36) - len(keys) * (cw + ui.s(4))
+                ui.text(surface, figure_label(fig), (x + ui.s(8), y + ui.s(3)), 18, TEXT, max_width=name_w - ui.s(8))
+                for j, key in enumerate(keys):
+                    value = str(fig[key])
+                    ui.button(surface, (x + name_w + j * (cw + ui.s(4)), y, cw, ui.s(22)),
+                              tr(f"term.{value}", value), lambda s=army.side, k=i, c=key: self.cycle(s, k, c),
+                              size=15, tooltip=tr("setup.cycle", what=tr(f"term.{key}", key)))
                 ui.button(surface, (x + col - ui.s(30), y, ui.s(26), ui.s(22)), "×",
                           lambda s=army.side, k=i: self.remove_figure(s, k), tooltip=tr("setup.remove"),
                           enabled=len(army.figures) > 1)

@@ -34,6 +34,11 @@ def test_new_battle_from_the_menu_with_an_edited_army_and_seed(app, home):
     click(app, add[-1].rect.center)
     click(app, add[-1].rect.center)
     assert [len(a.figures) for a in setup.armies] == [before[0] - 1, before[1] + 2]
+    rank_before = setup.armies[0].figures[0]["rank"]
+    rank_button = next(b for b in app.ui.buttons if b.label == rank_before)
+    click(app, rank_button.rect.center)
+    changed = setup.armies[0].figures[0]["rank"]
+    assert changed != rank_before and changed in setup.choices["rank"]
     seed_field = next(f for r, f in app.ui.inputs if f is setup.seed_input)
     click(app, next(r for r, f in app.ui.inputs if f is seed_field).center)
     for _ in range(10):
@@ -46,6 +51,7 @@ def test_new_battle_from_the_menu_with_an_edited_army_and_seed(app, home):
     assert isinstance(battle, BattleScene)
     assert battle.match.seed == 4242
     assert [len(a.figures) for a in battle.match.armies] == [before[0] - 1, before[1] + 2]
+    assert battle.match.armies[0].figures[0]["rank"] == changed
     assert len(battle.rules.figures(battle.match.state, None)) == sum(before) + 1
 
 
