@@ -14,6 +14,7 @@ import pygame
 
 from ..errors import EscarmoucheError
 from .i18n import set_language, tr
+from .icons import ICON_DIR
 from .settings import Settings
 from .widgets import UI
 
@@ -32,6 +33,10 @@ class App:
         pygame.key.set_repeat(300, 40)
         self.screen = pygame.display.set_mode(SIZE, pygame.RESIZABLE)
         pygame.display.set_caption("Escarmouche")
+        try:
+            pygame.display.set_icon(pygame.image.load(str(ICON_DIR / "melee.png")))
+        except (pygame.error, FileNotFoundError):
+            pass    # the window keeps the system's default icon
         self.ui = UI(self.settings.ui_scale)
         self.clock = pygame.time.Clock()
         self.scenes: list = []
