@@ -102,6 +102,8 @@ class BattleScene(BattleDrawing):
         self.tokens = []
         self.names: dict[str, str] = {}
         self.log_lines: list[str] = []
+        self.log_sides: list[int | None] = []
+        self.sides: dict[str, int] = {}
         self.moves: dict[str, tuple] = {}
         self._wrap_key = None
         self._wrapped: list[str] = []
@@ -138,15 +140,27 @@ class BattleScene(BattleDrawing):
         self.tokens = self.rules.tokens(st, self.viewer)
         for f in self.rules.figures(st, None):
             self.names.setdefault(f.id, f.name)
+            self.sides.setdefault(f.id, f.side)
         log = self.match.log
         seen_viewer, seen_count, seen_last = self._log_mark
         if seen_viewer == self.viewer and 0 < seen_count <= len(log) and log[seen_count - 1] is seen_last:
             new = log[seen_count:]          # the log only grew: describe the new events alone
         else:
-            new, self.log_lines = log, []
-        self.log_lines = self.log_lines + [describe(e, self.names) for e in new if e.seen_by(self.viewer)]
+            new, self.log_lines, self.log_sides = log, [], []
+        shown = [e for e in new if e.seen_by(self.viewer)]
+        self.log_lines = self.log_lines + [describe(e, self.names) for e in shown]
+        self.log_sides = self.log_sides + [self.event_side(e) for e in shown]
         self._log_mark = (self.viewer, len(log), log[-1] if log else None)
         self._odds_cache.clear()
+
+    def event_side(self, event) -> int | None:
+        """The side an event is about (its acting figure's, or its own ``side``), to colour the log."""
+        data = event.data if isinstance(event.data, dict) else {}
+        for key in ("figure", "shooter", "attacker", "striker", "by"):
+            if data.get(key) in self.sides:
+                return self.sides[data[key]]
+        side = data.get("side")
+        return side if isinstance(side, int) and not isinstance(side, bool) else None
 
     def figure_at(self, tile) -> object | None:
         for f in self.figs:

@@ -24,6 +24,8 @@ def _value(key: str, value, names: dict[str, str]) -> str:
         return tr(f"side.{value}", str(value))
     if key == "action" and isinstance(value, str):
         return tr(f"action.{value}", value)
+    if value is None:
+        return "-"
     if isinstance(value, bool):
         return tr("log.yes") if value else tr("log.no")
     if isinstance(value, str) and has(f"term.{value}"):

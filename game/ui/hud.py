@@ -350,14 +350,16 @@ class BattleDrawing:
         key = (len(self.log_lines), id(self.log_lines), r.w, ui.scale)
         if key != self._wrap_key:
             self._wrap_key = key
-            self._wrapped = [part for line in self.log_lines[-200:] for part in ui.wrap(line, 16, r.w - ui.s(16))]
+            pairs = list(zip(self.log_lines, self.log_sides))[-200:]
+            self._wrapped = [(part, log_colour(side)) for line, side in pairs
+                             for part in ui.wrap(line, 16, r.w - ui.s(16))]
         wrapped = self._wrapped
         room = max(1, (r.h - ui.s(34)) // line_h)
         self.log_scroll = min(self.log_scroll, max(0, len(wrapped) - room))
         end = len(wrapped) - self.log_scroll
         shown = wrapped[max(0, end - room):end]
-        for i, line in enumerate(shown):
-            ui.text(surface, line, (r.x + ui.s(8), r.y + ui.s(28) + i * line_h), 16, TEXT)
+        for i, (line, colour) in enumerate(shown):
+            ui.text(surface, line, (r.x + ui.s(8), r.y + ui.s(28) + i * line_h), 16, colour)
 
     def draw_bar(self, surface: pygame.Surface, d: Decision | None, human: bool) -> None:
         ui = self.app.ui
@@ -446,6 +448,14 @@ class BattleDrawing:
         pygame.draw.rect(surface, side_colour(f.side), box, 1, border_radius=ui.s(4))
         for i, t in enumerate(lines):
             ui.text(surface, t, (x + ui.s(7), y + ui.s(5) + i * ui.s(18)), 18, TEXT)
+
+
+def log_colour(side: int | None) -> tuple[int, int, int]:
+    """A side's colour lightened for reading on the dark log; neutral lines stay plain."""
+    if side is None:
+        return TEXT
+    r, g, b = side_colour(side)
+    return ((r + 2 * 235) // 3, (g + 2 * 235) // 3, (b + 2 * 235) // 3)
 
 
 def odds_label(key: str) -> str:
