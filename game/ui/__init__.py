@@ -1,0 +1,7 @@
+"""The pygame-ce window: a thin layer that turns decisions into widgets and events into pictures.
+
+``app`` (the loop and ``run``), ``scenes`` (menu, new battle, load, settings, results), ``battle``
+(the battle screen's logic: decisions, input, AI turns, hand-over) and ``hud`` (its drawing),
+``mapview`` / ``maprender`` (camera and cached map pictures), ``combatlog``, ``widgets``, ``i18n``
+(tables in ``i18n/*.json``), ``settings`` and ``maplist``. Nothing outside this package draws.
+"""
