@@ -673,7 +673,8 @@ def test_tv37_grenade_explosion_bands_and_rolls():
     # all miss: E1, E2, O on 2C6 (1,1); E3, E4, T on 3D6 with a 1
     ctx = ctx_for(state, [1, 1] * 3 + [1, 2, 2] * 3)
     run_steps(ctx, attack("T", "E1", kind="throw", weapon="grenade", origin=(0, 0)))
-    rolled = [e.data["figure"] for e in ctx.events if e.kind == "dice"]
+    rolled = [e.data["target"] for e in ctx.events if e.kind == "dice"]
+    assert all(e.data["figure"] == "T" for e in ctx.events if e.kind == "dice")
     assert sorted(rolled) == ["E1", "E2", "E3", "E4", "O", "T"]
     assert all(e.data["needed"] == 2 for e in ctx.events if e.kind == "dice")
     assert t.uses_left["grenade"] == 0 and "grenade" not in t.weapons
@@ -799,3 +800,108 @@ def test_odds_split_a_critical_failure_into_the_incident_table_or_friendly_fire(
     state.chars["A2"] = dataclasses.replace(state.chars["A1"], id="A2", tile=(5, 0), wounds=dict(a.wounds))
     odds = RULES.odds(state, shot)
     assert odds.details["critical_failure_results"] == {"friendly_fire": Fraction(91, 216)}
+
+
+# --- audit additions ---------------------------------------------------------------------
+
+def test_lost_directive_bars_the_attacker_even_when_the_character_is_removed():
+    """§3.3/§3.6: a failed morale-3 directive roll is never excused."""
+    state = make_state([fig("A1", "recruit", (0, 0), morale=3, offensive=True)], [fig("B1", "trooper", (39, 0))])
+    state.attacker, state.defender = 0, 1
+    ctx = ctx_for(state, [2])
+    run_steps(ctx, {"op": "directives"})
+    state.chars["A1"].in_play = False
+    run_steps(ctx, {"op": "assessment"})
+    assert state.barred == 0 and state.chars["A1"].morale == 3
+
+
+def test_defender_lost_directive_is_never_a_breach():
+    state = make_state([fig("A1", "recruit", (0, 0), morale=3, offensive=True)], [fig("B1", "trooper", (39, 0))])
+    state.attacker, state.defender = 1, 0
+    ctx = ctx_for(state, [2])
+    run_steps(ctx, {"op": "directives"})
+    run_steps(ctx, {"op": "assessment"})
+    assert state.barred is None and state.chars["A1"].morale == 3
+
+
+def test_blast_difficulty_uses_effective_cover_from_the_impact():
+    """§5.5: cover against an explosion is the effective level (offensive −1, huddled +1)."""
+    side1 = [fig("E1", "trooper", (4, 0)), fig("E3", "trooper", (7, 0))]
+    state = make_state([fig("T", "trooper", (0, 0), offensive=True)], side1)
+    state.bf.cover[0, 7] = 1
+    e3 = state.chars["E3"]
+    w = W["grenade"]
+    from game.rules.kolaps.combat import blast_difficulty
+    assert blast_difficulty(state.bf, (4, 0), e3, w["explosion"], 2.5).raw == 2 + 1 + 1
+    e3.huddled = True
+    assert blast_difficulty(state.bf, (4, 0), e3, w["explosion"], 2.5).raw == 2 + 1 + 2
+    e3.huddled, e3.offensive = False, True
+    assert blast_difficulty(state.bf, (4, 0), e3, w["explosion"], 2.5).raw == 2 + 1
+
+
+def test_withdrawing_character_already_huddled_may_still_take_cover_to_shelter():
+    """§5.21: Take cover completes the withdrawal even if the character huddled there before."""
+    state = make_state([fig("A1", "trooper", (0, 15), aff=3, morale=2)], [fig("B1", "trooper", (0, 0), aff=3)])
+    state.bf.cover[15, 1] = 2
+    ch = state.chars["A1"]
+    ch.huddled = True
+    ch.morale_state = "withdrawing"
+    assert any(o.action == "cover" for o in action_options(ctx_for(state, []), ch, {"mode": "regular"}))
+    ch.morale_state = "normal"
+    ch.morale = 5
+    assert not any(o.action == "cover" for o in action_options(ctx_for(state, []), ch, {"mode": "regular"}))
+
+
+def test_odds_never_reveal_an_enemy_armed_ambush():
+    """§5.15: the ambush is secret, so the odds shown count the target's offensive box against its cover."""
+    state = make_state([fig("A1", "trooper", (0, 0), offensive=True)],
+                       [fig("B1", "trooper", (10, 0), offensive=True)])
+    state.bf.cover[0, 10] = 1
+    shot = next(o for o in action_options(ctx_for(state, []), state.chars["A1"], {"mode": "regular"})
+                if o.key == "shoot:B1")
+    before = RULES.odds(state, shot)
+    state.chars["B1"].ambush_armed = True
+    after = RULES.odds(state, shot)
+    assert before.details["raw"] == after.details["raw"] == 2 and before.outcomes == after.outcomes
+    # the resolution itself uses the real cover: the ambusher keeps its light cover
+    ctx = ctx_for(state, [2, 2, 2])
+    run_steps(ctx, attack())
+    assert next(e for e in ctx.events if e.kind == "attack").data["raw"] == 3
+
+
+def test_tv26_friendly_fire_severity_is_the_band_to_the_ally_and_a_side_ally_is_not_crossed():
+    state = make_state([fig("A1", "veteran", (0, 0), morale=5, offensive=True), fig("A3", "trooper", (3, 1))],
+                       [fig("B1", "trooper", (6, 0))])
+    ctx = ctx_for(state, [1, 5, 3])
+    run_steps(ctx, attack(weapon="rifle"))
+    assert not any(e.kind == "friendly_fire" for e in ctx.events)
+    assert next(e for e in ctx.events if e.kind == "incident").data["result"] == "more_fear_than_harm"
+    state = make_state([fig("A1", "veteran", (0, 0), morale=5, offensive=True), fig("A2", "trooper", (3, 0))],
+                       [fig("B1", "trooper", (6, 0))])
+    ctx = ctx_for(state, [1, 5, 2, 3, 2])
+    run_steps(ctx, attack(weapon="rifle"))
+    severity = next(e for e in ctx.events if e.kind == "dice" and e.data["purpose"] == "severity")
+    assert severity.data["values"] == [2] and severity.data["roll"] == "1D6"     # rifle at 7.5 cm: effective
+    action = next(e for e in ctx.events if e.kind == "dice" and e.data["purpose"] == "action")
+    assert action.data["figure"] == "A1" and action.data["target"] == "B1"
+    assert ctx.dice.left == []
+
+
+@pytest.mark.parametrize("victim,roll", [("E1", "3C6"), ("E2", "3C6"), ("E3", "2M6")])
+def test_tv37_blast_severity_dice_by_band(victim, roll):
+    side0 = [fig("T", "trooper", (0, 0), morale=5, offensive=True)]
+    side1 = [fig("E1", "trooper", (4, 0)), fig("E2", "trooper", (5, 1)), fig("E3", "trooper", (7, 0))]
+    state = make_state(side0, side1)
+    state.chars["T"].ready_weapon = "grenade"
+    order = ["E1", "E2", "E3", "T"]                   # by distance from the impact
+    dice = {"E1": [1, 1], "E2": [1, 1], "E3": [1, 2, 2], "T": [1, 2, 2]}
+    dice[victim] = [6, 6] if victim != "E3" else [6, 6, 6]
+    hit = [2, 3, 5, 3] if roll == "3C6" else [2, 3, 3]       # severity dice, then location (legs)
+    ctx = ctx_for(state, [d for f in order for d in dice[f]] + hit + [6] * 12)
+    run_steps(ctx, attack("T", "E1", kind="throw", weapon="grenade", origin=(0, 0)))
+    if state.choice is not None and state.choice.kind == "keep_die":
+        answer_step(ctx, state.choice.options[0].key)
+    sev = next(e for e in ctx.events if e.kind == "dice" and e.data["purpose"] == "severity")
+    assert sev.data["roll"] == roll and sev.data["figure"] == "T"
+    kept = next(e for e in ctx.events if e.kind == "kept_die")
+    assert kept.data["kept"] == (5 if roll == "3C6" else 2)

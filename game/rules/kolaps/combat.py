@@ -18,10 +18,6 @@ CONTACT, POINT_BLANK, EFFECTIVE, LONG, EXTREME = "contact", "point_blank", "effe
 BAND_MODIFIER = {POINT_BLANK: -2, EFFECTIVE: 0, LONG: 1, EXTREME: 2}
 
 
-def within_cm(a: Tile, b: Tile, cm: float, cm_per_tile: float) -> bool:
-    return space.within_cm(a, b, cm, cm_per_tile)
-
-
 def traits(weapon: dict) -> list:
     return weapon.get("traits", [])
 
@@ -30,16 +26,16 @@ def shot_band(origin: Tile, target: Tile, weapon: dict, cm_per_tile: float) -> s
     """Band of a shot (§5.33, §5.34.6, A58–A61); None when out of range."""
     if space.adjacent(origin, target):
         return CONTACT
-    if within_cm(origin, target, POINT_BLANK_CM, cm_per_tile):
+    if space.within_cm(origin, target, POINT_BLANK_CM, cm_per_tile):
         return POINT_BLANK
     r = weapon["range"]
-    if within_cm(origin, target, r, cm_per_tile):
+    if space.within_cm(origin, target, r, cm_per_tile):
         return EFFECTIVE
     if "explosion" in traits(weapon):
         return None
     if "fragmentation" in traits(weapon):
-        return EXTREME if within_cm(origin, target, 2 * r, cm_per_tile) else None
-    return LONG if within_cm(origin, target, 2 * r, cm_per_tile) else EXTREME
+        return EXTREME if space.within_cm(origin, target, 2 * r, cm_per_tile) else None
+    return LONG if space.within_cm(origin, target, 2 * r, cm_per_tile) else EXTREME
 
 
 def band_modifier(band: str, weapon: dict) -> int:
@@ -50,11 +46,11 @@ def band_modifier(band: str, weapon: dict) -> int:
 
 def blast_band(impact: Tile, tile: Tile, size: int, cm_per_tile: float) -> str | None:
     """Blast band from the impact point (§5.34.5): point-blank, effective, extreme, or None."""
-    if within_cm(impact, tile, POINT_BLANK_CM, cm_per_tile):
+    if space.within_cm(impact, tile, POINT_BLANK_CM, cm_per_tile):
         return POINT_BLANK
-    if within_cm(impact, tile, size, cm_per_tile):
+    if space.within_cm(impact, tile, size, cm_per_tile):
         return EFFECTIVE
-    if within_cm(impact, tile, 2 * size, cm_per_tile):
+    if space.within_cm(impact, tile, 2 * size, cm_per_tile):
         return EXTREME
     return None
 
@@ -216,7 +212,7 @@ def blast_difficulty(bf: Battlefield, impact: Tile, victim: Character, size: int
     if band is None:
         return None
     terms = [("target CIB", victim.cib_mod), (band, BLAST_MODIFIER[band])]
-    cover = int(space.cover_level(bf, impact, victim.tile)) if victim.tile != impact else 0
+    cover = effective_cover(bf, impact, victim)
     if cover:
         terms.append(("cover", cover))
     if victim.prone:

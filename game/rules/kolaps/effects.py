@@ -8,7 +8,7 @@ from __future__ import annotations
 from ...engine import space
 from ...engine.dice import Dice
 from ...engine.events import Event
-from .combat import modified_values
+from .combat import ENGAGEMENT_CM, modified_values, zone_modifier
 from .model import (MUTINOUS, NORMAL, PINNED, ROUTING, SHELTERED, WITHDRAWING, ZONE_MAX, ZONES, Character,
                     KolapsState)
 from .pools import AUTOMATIC, IMPOSSIBLE, RollResult, clamp_difficulty, dice_count, judge, notation, threshold
@@ -76,8 +76,8 @@ class Ctx:
         return values
 
     def test(self, ch: Character, raw: int, purpose: str, rule: str, need: int | None = None,
-             two_hands: bool = False) -> RollResult | None:
-        """A difficulty roll; None for an automatic success (no dice)."""
+             two_hands: bool = False, **extra) -> RollResult | None:
+        """A difficulty roll; None for an automatic success (no dice). ``extra`` goes into the dice event."""
         d = clamp_difficulty(raw)
         if d == AUTOMATIC:
             self.ev("automatic", rule, figure=ch.id, purpose=purpose)
@@ -85,7 +85,7 @@ class Ctx:
         if d == IMPOSSIBLE:
             return RollResult(False, False, False, 0, ())
         need = threshold(ch.rank(self.turn)) if need is None else need
-        values = self.roll(ch, purpose, dice_count(d), rule, needed=need, difficulty=d, roll=notation(d))
+        values = self.roll(ch, purpose, dice_count(d), rule, needed=need, difficulty=d, roll=notation(d), **extra)
         result = judge(values, d, need, two_hands)
         self.ev("roll_result", rule, figure=ch.id, purpose=purpose, success=result.success,
                 critical_success=result.critical_success, critical_failure=result.critical_failure,
@@ -239,7 +239,7 @@ class Ctx:
                   rule: str = "5.22") -> None:
         """Steps 2–8 of a non-critical hit, from the kept severity value and the location die."""
         zone = ZONES[loc - 1]
-        m = self.zone_mod(victim, zone)
+        m = zone_modifier(victim, zone)
         severity = s + m
         row = min(severity, 6)
         self.ev("hit", rule, figure=victim.id, zone=zone, severity_die=s, modifier=m, severity=severity,
@@ -261,11 +261,6 @@ class Ctx:
             self.secondary_effect(victim, zone, severity)
         if blunt is not None and victim.in_play and not self.passes(victim, blunt - 1, "knockdown", "5.34.3"):
             self.fall_prone(victim, "blunt", "5.34.3")
-
-    @staticmethod
-    def zone_mod(ch: Character, zone: str) -> int:
-        from .combat import zone_modifier
-        return zone_modifier(ch, zone)
 
     def hemorrhage_check(self, ch: Character, zone: str, row: int) -> None:
         if row <= 2:
@@ -359,5 +354,5 @@ class Ctx:
 
     def distance_ok_for_shelter(self, ch: Character) -> bool:
         cpt = self.state.cm_per_tile
-        return all(not space.within_cm(ch.tile, e.tile, 25, cpt)
+        return all(not space.within_cm(ch.tile, e.tile, ENGAGEMENT_CM, cpt)
                    for e in self.in_play() if hostile(ch, e))

@@ -12,7 +12,8 @@ from .combat import (behind_cover, blast_difficulty, line_of_sight, severity_dic
                      strike_difficulty, traits)
 from .effects import Ctx, controller, hostile
 from .model import MUTINOUS, NORMAL, PINNED, ROUTING, SHELTERED, WITHDRAWING, Character
-from .options import ATTACKS, OFFENSIVE_ACTIONS, action_options, friendly_crossed, legal_target, weapon
+from .options import (ATTACKS, OFFENSIVE_ACTIONS, action_options, destinations, friendly_crossed, legal_target,
+                      weapon)
 
 HANDLERS = {}
 
@@ -415,7 +416,6 @@ def attack_step(ch: Character, option: Option, origin, moving: bool) -> dict:
 
 def flee_path(ctx: Ctx, ch: Character) -> list:
     """Routing (§5.21): the shortest way to the nearest table edge within a run (or a crawl if prone)."""
-    from .options import destinations
     w, h = ctx.state.width, ctx.state.height
     def edge_gap(t):
         return min(t[0], t[1], w - 1 - t[0], h - 1 - t[1])
@@ -621,7 +621,7 @@ def op_attack(ctx: Ctx, st: dict) -> None:
     two_hands = st["kind"] == "strike" and w["range"] is None and "two_hands" in traits(w)
     if st["kind"] == "shoot" and "ammo" in w:
         a.uses_left[st["weapon"]] = a.uses_left.get(st["weapon"], w["ammo"]) - 1
-    r = ctx.test(a, diff.raw, "action", "5.22", two_hands=two_hands)
+    r = ctx.test(a, diff.raw, "action", "5.22", two_hands=two_hands, target=t.id)
     success = r is None or r.success
     after = {"op": "after_attack", "a": a.id, "t": t.id, "success": success}
     if r is not None and r.critical_success:
@@ -765,7 +765,7 @@ def explosion(ctx: Ctx, a: Character, primary: Character, st: dict) -> None:
                difficulty=diff.value, raw=diff.raw, terms=[list(x) for x in diff.terms], band=diff.band)
         if not diff.possible:
             continue
-        r = ctx.test(v, diff.raw, "blast", "5.34.5", need=2)
+        r = ctx.test(a, diff.raw, "blast", "5.34.5", need=2, target=v.id)
         if r is None or r.success:
             steps.append(hit_step(a, v, w, severity_dice(w, diff.band, False), False))
             primary_hit = primary_hit or v.id == primary.id
@@ -865,12 +865,12 @@ def op_assessment(ctx: Ctx, st: dict) -> None:
     for ch in sorted(state.chars.values(), key=lambda c: c.id):
         if ch.side != state.attacker:
             continue
-        ticked = ch.offensive or ch.directive_lost
-        excused = (not ch.in_play) or (ch.commitment_excused_this_turn and not ch.directive_lost)
-        if ticked and not ch.did_offensive_action_this_turn and not excused:
-            breach = True
+        excused = not ch.in_play or ch.commitment_excused_this_turn
+        if ch.directive_lost or (ch.offensive and not ch.did_offensive_action_this_turn and not excused):
+            breach = True                       # a lost directive is never excused (§3.3)
             ctx.ev("commitment_broken", "3.6", figure=ch.id)
-            ctx.change_morale(ch, -1, "commitment", "3.6")
+            if ch.in_play:
+                ctx.change_morale(ch, -1, "commitment", "3.6")
     if breach:
         state.barred = state.attacker
     for ch in state.chars.values():

@@ -1,6 +1,7 @@
 """The KOLAPS : Ground Zero rule module: the interface the Match, the AI and the window use."""
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from pathlib import Path
 
@@ -12,13 +13,22 @@ from ...engine.events import Event
 from ...errors import RulesError
 from ..base import Army, FigureView, Odds, Outcome, RuleModule, canonical
 from . import flow
-from .combat import (blast_difficulty, hit_rows, severity_dice, shot_difficulty, strike_difficulty)
-from .effects import Ctx, controller
+from .combat import (blast_difficulty, hit_rows, modified_values, severity_dice, shot_difficulty,
+                     strike_difficulty)
+from .effects import Ctx, controller, hostile
 from .model import DATA_FILE, ZONE_MAX, ZONES, Character, KolapsState, load_data
 from .options import ATTACKS, friendly_crossed
 from .pools import critical_failure_table, notation, roll_odds, threshold
 
 TOTAL_BOXES = sum(ZONE_MAX.values())
+
+
+def as_seen_by(shooter: Character, target: Character) -> Character:
+    """The target as the shooter's side knows it: an enemy's armed ambush is secret (§5.15), so the odds
+    shown before committing count the enemy's offensive box against its cover as if no ambush were armed."""
+    if target.ambush_armed and hostile(shooter, target):
+        return dataclasses.replace(target, ambush_armed=False)
+    return target
 
 
 class Kolaps(RuleModule):
@@ -68,12 +78,8 @@ class Kolaps(RuleModule):
                     if key in fig:
                         setattr(ch, key, fig[key])
                 ch.morale_preset = "morale" in fig
-                if "wounds" in fig:
-                    ch.wounds.update(fig["wounds"])
-                ch.mvt_mod, ch.cib_mod, ch.rng_mod = ch.mvt_initial, ch.cib_initial, ch.rng_initial
-                if "wounds" in fig:
-                    from .combat import modified_values
-                    ch.mvt_mod, ch.cib_mod, ch.rng_mod = modified_values(ch)
+                ch.wounds.update(fig.get("wounds", {}))
+                ch.mvt_mod, ch.cib_mod, ch.rng_mod = modified_values(ch)
                 chars[cid] = ch
         state = KolapsState(bf=battlefield, width=battlefield.width, height=battlefield.height,
                             cm_per_tile=battlefield.cm_per_tile, max_turns=max_turns, chars=chars)
@@ -132,7 +138,8 @@ class Kolaps(RuleModule):
         action = "strike" if option.action == "knife" else option.action
         if action not in ATTACKS or option.figure not in state.chars or option.target not in state.chars:
             return None
-        a, t = state.chars[option.figure], state.chars[option.target]
+        a = state.chars[option.figure]
+        t = as_seen_by(a, state.chars[option.target])
         wname = option.value or a.ready_weapon
         w = self.data["weapons"][wname]
         if action == "throw":
@@ -171,7 +178,7 @@ class Kolaps(RuleModule):
         for v in sorted(state.chars.values(), key=lambda c: c.id):
             if not v.in_play:
                 continue
-            diff = blast_difficulty(state.bf, primary.tile, v, w["explosion"], state.cm_per_tile)
+            diff = blast_difficulty(state.bf, primary.tile, as_seen_by(a, v), w["explosion"], state.cm_per_tile)
             if diff is None or not diff.possible:
                 continue
             outcomes[f"hit:{v.id}"] = chances[v.id] = roll_odds(diff.value, 2)["success"]

@@ -195,7 +195,7 @@ def action_options(ctx: Ctx, ch: Character, act: dict) -> list[Option]:
             for tile, path, cost in destinations(ctx, ch, run=True):
                 if closer(tile):
                     add(Option(f"run:{tile_key(tile)}", "run", ch.id, tile, path=tuple(path), cost=cost))
-        if not ch.prone and behind_cover(ctx.bf, ch.tile) and not ch.huddled:
+        if not ch.prone and behind_cover(ctx.bf, ch.tile) and (not ch.huddled or state == WITHDRAWING):
             add(Option("cover", "cover", ch.id))
         if not ch.prone:
             add(Option("prone", "prone", ch.id))
