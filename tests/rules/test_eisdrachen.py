@@ -115,6 +115,8 @@ def test_tv_e04_shoot_needs_line_of_sight():
 def test_tv_e05_melee_declarer_strikes_first_and_target_may_riposte():
     s = build(unit("s", 0, (0, 0), "Soldat", loadout="rifleman"), unit("v", 1, (1, 0), "Vétéran", blade=None))
     events = answer(s, "melee:v", [5, 1, 3, 4])
+    attack = of_kind(events, "attack")[0].data
+    assert (attack["attacks"], attack["through"], attack["damage_points"], attack["wounds"]) == (2, 1, 2, 1)
     assert s.figure("v").pv == 4
     decision = RULES.pending(s)
     assert decision.kind == "riposte" and decision.side == 1
@@ -139,6 +141,9 @@ def test_tv_e06_a_bleu_target_strikes_first_and_no_riposte_follows():
     events = answer(s, "melee:b", [1, 1, 1, 6, 2, 6, 4, 4, 5, 1, 2])
     strikes = of_kind(events, "strike")
     assert [e.data["striker"] for e in strikes] == ["b", "v"]
+    bleu, veteran = (e.data for e in of_kind(events, "attack"))
+    assert (bleu["through"], bleu["damage_points"], bleu["wounds"]) == (2, 2, 1)
+    assert (veteran["through"], veteran["damage_points"], veteran["wounds"]) == (2, 4, 3)
     assert s.figure("v").pv == 4 and s.figure("b").pv == 2
     assert RULES.pending(s).kind == "action"
 
@@ -172,7 +177,9 @@ def test_tv_e08_grenade_blast_radius_three_and_dodge_on_five_plus():
     events = answer(s, "grenade:5,0", [3, 4, 5, 3, 4, 5, 6])
     g = of_kind(events, "grenade")[0].data
     assert g["bounce_tiles"] == [[6, 0], [7, 0], [8, 0]] and g["landing"] == [8, 0]
-    assert [e.data["target"] for e in of_kind(events, "attack")] == ["x", "w"]
+    x_hit, w_hit = (e.data for e in of_kind(events, "attack"))
+    assert (x_hit["target"], x_hit["through"], x_hit["damage_points"], x_hit["wounds"]) == ("x", 1, 2, 1)
+    assert (w_hit["target"], w_hit["through"], w_hit["damage_points"]) == ("w", 0, 0)
     assert s.figure("x").pv == 4 and s.figure("w").pv == 5
     assert s.figure("y").pv == 5 and s.figure("z").pv == 5
     assert all(f.vengeance_next == 0 for f in s.figures)
@@ -397,6 +404,36 @@ def test_hide_is_not_possible_with_an_enemy_within_three_pas():
     bf.hiding[5, 5] = True
     s = build(unit("h", 0, (5, 5)), unit("o", 1, (8, 5)), bf=bf)
     assert "hide" not in keys(s)
+
+
+def hidden_enemy_setup(mover_tile):
+    bf = Battlefield.open_ground(30, 30)
+    bf.hiding[5, 10] = True
+    s = build(unit("m", 0, mover_tile), unit("h", 1, (10, 5)), bf=bf)
+    s.figure("h").hidden = True
+    return s
+
+
+def test_hidden_enemy_leaves_no_hole_in_the_options_of_the_other_side():
+    s = hidden_enemy_setup((5, 5))
+    with_hidden = set(keys(s))
+    s.figure("h").alive = False
+    assert set(keys(s)) == with_hidden and "move:10,5" in with_hidden and "jump:10,5" in with_hidden
+
+
+def test_move_toward_a_hidden_enemy_discovers_it_and_stops_in_front_of_it():
+    s = hidden_enemy_setup((5, 5))
+    events = answer(s, "move:10,5")
+    assert not s.figure("h").hidden and s.figure("m").tile == (9, 5)
+    assert any(e.kind == "status" and e.data["reason"] == "discovered" for e in events)
+    assert RULES.check_invariants(s) == []
+
+
+def test_jump_onto_a_hidden_enemy_lands_in_front_of_it_and_reveals_it():
+    s = hidden_enemy_setup((5, 5))
+    answer(s, "jump:10,5", [1])
+    assert s.figure("m").tile == (9, 5) and not s.figure("h").hidden
+    assert RULES.check_invariants(s) == []
 
 
 def test_tv_e17_heal_one_pv_up_to_the_maximum_in_contact_only():

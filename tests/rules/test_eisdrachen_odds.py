@@ -123,6 +123,18 @@ def test_melee_odds_give_both_strikes():
     assert got[2] == survive * riposte[2] and sum(got.values()) == 1
 
 
+def test_riposte_and_contact_options_carry_their_strike_odds():
+    s = build(unit("s", 0, (0, 0), "Soldat", loadout="rifleman"), unit("v", 1, (1, 0), "Vétéran", blade=None))
+    RULES.apply(s, option(s, "melee:v"), ScriptedDice([5, 1, 3, 4]))
+    riposte = RULES.odds(s, option(s, "riposte"))
+    assert dist_of(riposte.outcomes) == attack_loss(2, 1, 6, False, 3, False)
+    assert riposte.details["kill"] == 0
+    s = build(unit("a", 0, (0, 0), blade=None), unit("t", 1, (2, 1)))
+    RULES.apply(s, option(s, "melee:t"), ScriptedDice([]))
+    contact = RULES.odds(s, option(s, "contact:1,1"))
+    assert dist_of(contact.outcomes) == attack_loss(2, 1, 6, False, 2, False)
+
+
 def test_melee_odds_against_a_bleu_who_strikes_first():
     s = build(unit("v", 0, (0, 0), "Vétéran", blade="sword"), unit("b", 1, (1, 1), "Bleu", blade=None))
     odds = RULES.odds(s, option(s, "melee:b"))

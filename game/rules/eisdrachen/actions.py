@@ -4,6 +4,7 @@ searched twice."""
 from __future__ import annotations
 
 import math
+
 import numpy as np
 
 from ...engine import space
@@ -11,25 +12,22 @@ from ...engine.battlefield import Battlefield, Door, Tile
 from ...engine.decision import Option
 from ...engine.dice import Dice
 from ...engine.events import Event
-from .combat import dodge_on, grenade_hit, lose_pv, resolve_attacks, shot_attacks, weapon
 from ...engine.tokens import Token, discovers, triggered
+from .combat import dodge_on, grenade_hit, lose_pv, resolve_attacks, shot_attacks, weapon
 from .state import Emplacement, Figure, State, const
 
 ORTHO = ((1, 0), (-1, 0), (0, 1), (0, -1))
 DIRECTIONS = ORTHO + ((1, 1), (1, -1), (-1, 1), (-1, -1))
-# Actions a hidden figure may take without leaving its hiding place (4.8).
-STAY_HIDDEN = {"pray", "end", "unhide"}
 
 
 # --- geometry helpers -------------------------------------------------------------
 
 class Sight:
-    """Line of sight on one battlefield with its doors as they are now, memoised; ``stand`` holds
-    the tiles normal movement may stop on, for the hot loops of option generation."""
+    """The engine's line of sight on one battlefield with its doors as they are now, memoised;
+    ``stand`` holds the tiles normal movement may stop on, for the hot loops of option generation."""
 
     def __init__(self, bf: Battlefield):
-        ys, xs = np.nonzero(bf.sight_mask())
-        self.blocked = set(zip(xs.tolist(), ys.tolist()))
+        self.bf = bf
         ys, xs = np.nonzero(~(bf.blocks_move | bf.climbable | bf.deep_water | bf.crawl_gap | (bf.door >= Door.CLOSED)))
         self.stand = set(zip(xs.tolist(), ys.tolist()))
         self.memo: dict = {}
@@ -38,10 +36,7 @@ class Sight:
         key = (a, b) if a <= b else (b, a)
         seen = self.memo.get(key)
         if seen is None:
-            blocked = self.blocked
-            seen = not any(t in blocked for t in space.crossed_tiles(a, b)) and not any(
-                p in blocked and q in blocked for p, q in space.corner_pairs(a, b))
-            self.memo[key] = seen
+            seen = self.memo[key] = space.line_of_sight(self.bf, a, b)
         return seen
 
 
@@ -70,18 +65,25 @@ def visible_enemies(state: State, fig: Figure) -> list[Figure]:
     return [f for f in enemies_of(state, fig) if not f.hidden]
 
 
-def on_perch_or_wall(bf: Battlefield, tile: Tile) -> bool:
+def known_tiles(state: State, side: int) -> set[Tile]:
+    """Tiles of the figures ``side`` knows of: its own and the enemies not hidden. Options are
+    built from these only, so a hidden enemy never shows as a hole in a reach (4.8)."""
+    return {f.tile for f in state.figures if f.alive and (f.side == side or not f.hidden)}
+
+
+def on_perch(bf: Battlefield, tile: Tile) -> bool:
+    """A figure on a climbable tile stands on a perch and must Climb to leave it (4.2)."""
     return bool(bf.climbable[tile[1], tile[0]])
 
 
 def reach_of(state: State, fig: Figure, budget: float, mode: str) -> space.Reach:
-    blockers = frozenset(f.tile for f in enemies_of(state, fig))
+    blockers = frozenset(f.tile for f in visible_enemies(state, fig))
     return space.reach(state.battlefield, fig.tile, budget, space.MoveRules(mode), blockers)
 
 
-def ends(state: State, r: space.Reach, ok) -> dict[Tile, list[Tile]]:
-    """Reachable tiles where the move may stop: free of figures and accepted by ``ok``."""
-    occupied = state.occupied()
+def ends(state: State, fig: Figure, r: space.Reach, ok) -> dict[Tile, list[Tile]]:
+    """Reachable tiles where the move may stop: free of known figures and accepted by ``ok``."""
+    occupied = known_tiles(state, fig.side)
     return {t: r.path(t) for t in r.cost if t != r.start and t not in occupied and ok(t)}
 
 
@@ -93,10 +95,6 @@ def can_fire(fig: Figure, profile: dict, turn: int) -> bool:
     return not ("firearm" in profile.get("traits", ()) and fig.has("emp", turn))
 
 
-def jump_line(bf: Battlefield, start: Tile, d: tuple[int, int], tiles: int) -> list[Tile]:
-    return space.direction_line(start, d, tiles)
-
-
 def jump_tiles(length: int, d: tuple[int, int]) -> int:
     """Farthest line tile at most ``length`` pas away (Ambiguity 22)."""
     step = math.hypot(*d)
@@ -106,15 +104,11 @@ def jump_tiles(length: int, d: tuple[int, int]) -> int:
 def jump_target(state: State, fig: Figure, d: tuple[int, int]) -> Tile | None:
     """The full-length landing tile of a jump in direction d, or None if the jump is illegal (4.12)."""
     bf = state.battlefield
-    k = jump_tiles(const("jump_length"), d)
-    line = jump_line(bf, fig.tile, d, k)
-    occupied = state.occupied()
+    line = space.direction_line(fig.tile, d, jump_tiles(const("jump_length"), d))
+    occupied = known_tiles(state, fig.side)
     here = fig.tile
-    for i, t in enumerate(line):
-        if not bf.inside(t):
-            return None
-        x, y = t
-        if bf.blocks_move[y, x] or bf.climbable[y, x] or bf.door_shut(t) or t in occupied:
+    for t in line:
+        if bf.stops_walker(t) or t in occupied:
             return None
         if d[0] and d[1] and (bf.stops_walker((here[0] + d[0], here[1])) or bf.stops_walker((here[0], here[1] + d[1]))):
             return None
@@ -123,16 +117,20 @@ def jump_target(state: State, fig: Figure, d: tuple[int, int]) -> Tile | None:
     return target if target in sight_for(bf).stand else None
 
 
-def short_landing(state: State, fig: Figure, d: tuple[int, int]) -> Tile:
-    """On a 6 the jump is 4 pas; a tile that cannot be landed on falls back along the line."""
-    bf = state.battlefield
-    occupied = state.occupied() - {fig.tile}
-    line = jump_line(bf, fig.tile, d, jump_tiles(const("jump_short_length"), d))
-    stand = sight_for(bf).stand
-    for t in reversed(line):
-        if t in stand and t not in occupied:
-            return t
-    return fig.tile
+def jump_landing(state: State, fig: Figure, d: tuple[int, int], length: int) -> tuple[Tile, Figure | None]:
+    """The farthest landable tile at most ``length`` pas along the line, falling back toward the
+    start (4.12); a hidden figure on the line, unknown when the jump was chosen, cuts it short
+    and is returned."""
+    stand = sight_for(state.battlefield).stand
+    line = space.direction_line(fig.tile, d, jump_tiles(length, d))
+    in_the_way = None
+    for i, t in enumerate(line):
+        in_the_way = state.occupant(t)
+        if in_the_way is not None:
+            line = line[:i]
+            break
+    landing = next((t for t in reversed(line) if t in stand), fig.tile)
+    return landing, in_the_way
 
 
 # --- options ------------------------------------------------------------------------
@@ -144,14 +142,14 @@ def action_options(state: State, fig: Figure) -> list[Option]:
     stand = sight.stand
     fid = fig.id
     opts: list[Option] = []
-    perched = on_perch_or_wall(bf, fig.tile)
+    perched = on_perch(bf, fig.tile)
 
     # 4.1 Move, 4.1 bis Crawl, 4.2 Climb
     walk: dict[Tile, list[Tile]] = {}
     walk_reach = None
     if not perched:
         walk_reach = reach_of(state, fig, fig.V, space.WALK)
-        walk = ends(state, walk_reach, stand.__contains__)
+        walk = ends(state, fig, walk_reach, stand.__contains__)
         for t, p in walk.items():
             opts.append(Option(f"move:{tile_key(t)}", "move", fid, t, path=tuple(p),
                                cost=space.path_cost(bf, fig.tile, p)))
@@ -159,14 +157,14 @@ def action_options(state: State, fig: Figure) -> list[Option]:
         if not heavy:
             def crawl_end(t: Tile) -> bool:
                 return t not in walk and (t in stand or bool(bf.crawl_gap[t[1], t[0]]))
-            for t, p in ends(state, reach_of(state, fig, fig.V // 2, space.CRAWL), crawl_end).items():
+            for t, p in ends(state, fig, reach_of(state, fig, fig.V // 2, space.CRAWL), crawl_end).items():
                 opts.append(Option(f"crawl:{tile_key(t)}", "crawl", fid, t, path=tuple(p),
                                    cost=space.path_cost(bf, fig.tile, p)))
     near_wall = perched or any(bf.climbable[y, x] for x, y in space.tiles_within(bf, fig.tile, const("climb_start_distance")))
     if near_wall:
         def climb_end(t: Tile) -> bool:
             return t not in walk and (t in stand or bool(bf.perch[t[1], t[0]]))
-        for t, p in ends(state, reach_of(state, fig, fig.V // 2, space.CLIMB), climb_end).items():
+        for t, p in ends(state, fig, reach_of(state, fig, fig.V // 2, space.CLIMB), climb_end).items():
             opts.append(Option(f"climb:{tile_key(t)}", "climb", fid, t, path=tuple(p),
                                cost=space.path_cost(bf, fig.tile, p)))
     # 4.12 Jump
@@ -270,7 +268,7 @@ def contact_tile(tile: Tile, tiles: tuple[Tile, ...]) -> Tile:
 def contact_tiles_reach(state: State, fig: Figure) -> dict[Tile, list[Tile]]:
     """Free tiles a Melee's automatic contact move can reach: a path of at most 2 pas (4.5)."""
     bf = state.battlefield
-    return ends(state, reach_of(state, fig, const("contact_move"), space.WALK), sight_for(bf).stand.__contains__)
+    return ends(state, fig, reach_of(state, fig, const("contact_move"), space.WALK), sight_for(bf).stand.__contains__)
 
 
 def contact_options(state: State, fig: Figure, target: Figure) -> list[Option]:
@@ -300,19 +298,19 @@ def can_pick_up(fig: Figure, name: str) -> bool:
 
 # --- traps: placement feasibility ------------------------------------------------------
 
-def flight_ends(state: State, fig: Figure, walk_reach: space.Reach | None = None) -> list[Tile]:
-    """Where a free 5-pas flight (Move rules) may end, the start tile included (4.6).
+def flight_ends(state: State, fig: Figure, walk_reach: space.Reach | None = None) -> dict[Tile, list[Tile]]:
+    """Where a free 5-pas flight (Move rules) may end, the start tile included, with its path (4.6).
     ``walk_reach`` is the figure's Move reach when its V equals the flight length."""
     r = walk_reach or reach_of(state, fig, const("trap_flight"), space.WALK)
-    occupied = state.occupied() - {fig.tile}
-    stand = sight_for(state.battlefield).stand
-    return [t for t in r.cost if t not in occupied and t in stand]
+    out = ends(state, fig, r, sight_for(state.battlefield).stand.__contains__)
+    out[fig.tile] = []
+    return out
 
 
 def token_candidates(state: State, fig: Figure) -> list[Tile]:
     bf = state.battlefield
     stand = sight_for(bf).stand
-    occupied = state.occupied()
+    occupied = known_tiles(state, fig.side)
     tokens_at = {tk.tile for tk in state.tokens}
     return [t for t in space.tiles_within(bf, fig.tile, const("trap_token_radius"))
             if t in stand and t not in occupied and t not in tokens_at]
@@ -341,17 +339,10 @@ def token_options(state: State, fig: Figure, chosen: list[Tile]) -> list[Option]
 
 
 def flee_options(state: State, fig: Figure, token_tiles: list[Tile]) -> list[Option]:
-    bf = state.battlefield
-    blockers = frozenset(f.tile for f in enemies_of(state, fig))
-    r = space.reach(bf, fig.tile, const("trap_flight"), space.MoveRules(space.WALK), blockers)
-    occupied = state.occupied() - {fig.tile}
     rad = const("trap_radius")
-    out = []
-    for t in sorted(r.cost):
-        if t in occupied or t not in sight_for(bf).stand or any(space.within(t, k, rad) for k in token_tiles):
-            continue
-        out.append(Option(f"flee:{tile_key(t)}", "flee", fig.id, t, path=tuple(r.path(t))))
-    return out
+    return [Option(f"flee:{tile_key(t)}", "flee", fig.id, t, path=tuple(p))
+            for t, p in sorted(flight_ends(state, fig).items())
+            if not any(space.within(t, k, rad) for k in token_tiles)]
 
 
 # --- resolution helpers ----------------------------------------------------------------
@@ -416,12 +407,19 @@ def place(state: State, fig: Figure, tile: Tile) -> None:
 
 
 def walk(state: State, fig: Figure, path: tuple[Tile, ...], dice: Dice, events: list, rule: str,
-         kind: str = "moved", immune: tuple[str, ...] = ()) -> None:
-    """Follow a path step by step; after each step check tokens and hidden enemies (4.1, 4.6, 4.8)."""
+         mode: str = space.WALK, immune: tuple[str, ...] = ()) -> None:
+    """Follow a path step by step; after each step check tokens and hidden enemies (4.1, 4.6, 4.8).
+    A step that an enemy found on the way now bars ends the movement where it stands."""
     start = fig.tile
     stepped = [fig.tile]
     travelled: list[Tile] = []
+    stopped = False
     for t in path:
+        here = fig.tile
+        barring = frozenset(f.tile for f in enemies_of(state, fig))
+        if not space.step_legal(state.battlefield, here, (t[0] - here[0], t[1] - here[1]), mode, barring):
+            stopped = True
+            break
         place(state, fig, t)
         stepped.append(t)
         travelled.append(t)
@@ -429,22 +427,23 @@ def walk(state: State, fig: Figure, path: tuple[Tile, ...], dice: Dice, events: 
         sprang = check_tokens(state, fig, dice, after, immune)
         discover(state, fig, after)
         if after:
-            events.append(Event(kind, {"figure": fig.id, "from": list(start), "to": list(t),
-                                       "path": [list(p) for p in travelled]}, rule=rule))
+            events.append(Event("moved", {"figure": fig.id, "from": list(start), "to": list(t),
+                                          "path": [list(p) for p in travelled]}, rule=rule))
             events.extend(after)
             start, travelled = t, []
-        if sprang and fig.alive:
-            step_back_off_friend(state, fig, stepped, events, rule)
         if sprang or not fig.alive:
-            return
+            stopped = True
+            break
     if travelled:
-        events.append(Event(kind, {"figure": fig.id, "from": list(start), "to": list(fig.tile),
-                                   "path": [list(p) for p in travelled]}, rule=rule))
+        events.append(Event("moved", {"figure": fig.id, "from": list(start), "to": list(fig.tile),
+                                      "path": [list(p) for p in travelled]}, rule=rule))
+    if stopped and fig.alive:
+        step_back_off_friend(state, fig, stepped, events, rule)
 
 
 def step_back_off_friend(state: State, fig: Figure, stepped: list[Tile], events: list, rule: str) -> None:
-    """A trap that springs while the figure passes through a friend's tile stops it on the last
-    free tile of its path instead (Interpretation: two figures never share a tile)."""
+    """A movement stopped (by a trap or an enemy in the way) while the figure passes through a
+    friend's tile ends on the last free tile of its path instead (two figures never share a tile)."""
     others = {f.tile for f in state.figures if f.alive and f is not fig}
     if fig.tile not in others:
         return
@@ -507,7 +506,9 @@ def jump(state: State, fig: Figure, option: Option, dice: Dice, events: list) ->
     short = roll == 6
     events.append(Event("dice", {"figure": fig.id, "purpose": "jump", "values": [roll], "sides": 6,
                                  "short": short}, rule="4.12"))
-    landing = short_landing(state, fig, d) if short else option.tile
+    landing, in_the_way = jump_landing(state, fig, d, const("jump_short_length" if short else "jump_length"))
+    if in_the_way is not None:
+        leave_hiding(in_the_way, events, "discovered")
     start = fig.tile
     place(state, fig, landing)
     events.append(Event("jumped", {"figure": fig.id, "from": list(start), "to": list(landing),

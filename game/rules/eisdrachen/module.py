@@ -33,7 +33,7 @@ from .odds import attack_loss, kill_chance, labelled, melee_losses, mixture
 from .state import DATA_FILE, SIDE_PREFIX, Emplacement, Figure, Item, State, const, data
 
 STATUS_MARKERS = ("alerted", "emp", "wolf_trapped", "lucky", "dodge_reroll", "wound_reroll", "double_attacks")
-MOVES = {"move": "4.1", "crawl": "4.1bis", "climb": "4.2"}
+MOVES = {"move": ("4.1", space.WALK), "crawl": ("4.1bis", space.CRAWL), "climb": ("4.2", space.CLIMB)}
 
 
 class Eisdrachen(RuleModule):
@@ -196,7 +196,8 @@ class Eisdrachen(RuleModule):
         events.append(Event("action", {"figure": fig.id, "action": a, "key": option.key}, visible_to=vis,
                             rule="3.2"))
         if a in MOVES:
-            act.walk(state, fig, option.path, dice, events, MOVES[a])
+            rule, mode = MOVES[a]
+            act.walk(state, fig, option.path, dice, events, rule, mode)
         elif a == "jump":
             act.jump(state, fig, option, dice, events)
         elif a in ("shoot", "sniper", "use_fire"):
@@ -431,8 +432,12 @@ class Eisdrachen(RuleModule):
             else:
                 profile = weapon(fig.weapon)
             return self.shot_odds(state, fig, target, profile, a == "sniper")
-        if a == "melee":
+        if a in ("melee", "contact"):
             return self.melee_odds(state, state.figure(option.figure), state.figure(option.target))
+        if a == "riposte":
+            striker, victim = state.figure(option.figure), state.figure(option.target)
+            dist = self.strike_loss(state, striker, victim)
+            return Odds("riposte", labelled(dist), {"expected": mean(dist), "kill": kill_chance(dist, victim.pv)})
         if a == "grenade":
             return self.grenade_odds(state, state.figure(option.figure), option.tile)
         if a == "jump":
