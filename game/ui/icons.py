@@ -18,7 +18,9 @@ ACTION_ICONS = {
     "pickup": "pickup", "repair": "repair", "sabotage": "sabotage", "end": "end", "pass": "end",
     "riposte": "riposte", "no_riposte": "hold", "hold": "hold", "flee": "flee", "bid": "bid",
     "reload": "reload", "rally": "rally", "reaction": "reaction", "ambush": "ambush", "overwatch": "ambush",
-    "keep_die": "dice", "dice": "dice",
+    "keep_die": "dice", "dice": "dice", "roll": "roll", "moveshoot": "shoot", "movestrike": "melee",
+    "burst": "emplacement", "cover": "hide", "prone": "crawl", "stand": "person", "catch_breath": "end",
+    "change_weapon": "reload", "unjam": "repair", "jam": "repair", "drop": "pickup",
 }
 
 _cache: dict[tuple[str, int], pygame.Surface] = {}
