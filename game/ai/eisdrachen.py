@@ -15,12 +15,13 @@ from ..engine.decision import Decision
 from ..engine.match import Match
 from ..rules.eisdrachen import actions as act
 from ..rules.eisdrachen.combat import weapon
-from ..rules.eisdrachen.state import Figure, State
+from ..rules.eisdrachen.state import Figure, State, const
 
 KILL_BONUS = 2.0
 FRIENDLY_FIRE = 1.5
 EXPOSURE = 0.35
 CLOSING = 0.08
+ALARM = 0.05
 
 
 def expected_capped(outcomes: dict[str, Fraction], pv: int) -> float:
@@ -76,6 +77,13 @@ class EisdrachenAI:
         danger = sum(v for e, g, v in threats if space.within(e.tile, tile, g["range"]) and sight(e.tile, tile))
         enemies = self._enemies(state, me.side)
         return best - EXPOSURE * danger - CLOSING * self._nearest(tile, enemies)
+
+    @staticmethod
+    def _newly_alerted(state: State, me: Figure, friends: list[Figure]) -> int:
+        """Friends an alarm would alert that are not yet alerted for next turn: a second alarm adds nothing."""
+        radius = const("alarm_radius")
+        return sum(1 for f in friends if f is not me and not f.has("alerted", state.turn + 1)
+                   and space.within(f.tile, me.tile, radius))
 
     # --- decision kinds -------------------------------------------------------------------
 
@@ -149,8 +157,7 @@ class EisdrachenAI:
             elif a == "pray":
                 scores[o.key] = 0.02
             elif a == "alarm":
-                near = sum(1 for f in friends if f is not me and space.within(f.tile, me.tile, 6))
-                scores[o.key] = 0.05 * near
+                scores[o.key] = ALARM * self._newly_alerted(state, me, friends) - 0.01
             elif a in ("trap_spot", "trap_open"):
                 scores[o.key] = 0.05 if enemies and self._nearest(me.tile, enemies) <= 10 else -0.2
             elif a == "unhide":

@@ -116,3 +116,13 @@ def test_ai_moves_toward_the_enemy_when_it_cannot_shoot():
     assert key.startswith("move:")
     x, y = map(int, key[5:].split(","))
     assert abs(20 - x) + abs(y) < 20
+
+
+def test_ai_sounds_the_alarm_only_for_friends_not_yet_alerted():
+    s = build(unit("s", 0, (0, 0)), unit("f", 0, (3, 0), loadout="rifleman"), unit("o", 1, (29, 29)), size=40)
+    view = SimpleNamespace(state=s, rules=RULES)
+    scores = EisdrachenAI(1)._action(view, RULES.pending(s))
+    assert scores["alarm"] > scores["end"]
+    answer(s, "alarm")
+    scores = EisdrachenAI(1)._action(view, RULES.pending(s))
+    assert scores["alarm"] < scores["end"]
