@@ -6,8 +6,8 @@
 from __future__ import annotations
 
 import os
-import sys
 import random
+import sys
 from pathlib import Path
 
 import pygame
@@ -157,18 +157,14 @@ def run(options: dict) -> int:
     from .scenes import MenuScene
 
     app.push(MenuScene(app))
-    code = 0
     if options.get("map") and options.get("rules"):
         try:
             app.push(start_battle(app, options["map"], options["rules"], options.get("mode") or "hotseat",
                                   options.get("seed"), int(options.get("human_side") or 0)))
-        except EscarmoucheError as e:
+        except EscarmoucheError as e:       # like every other command: one line, exit code 2
             print(f"escarmouche: {e}", file=sys.stderr)
-            app.show_error(str(e))
-            code = 2
-            if options.get("frames"):
-                pygame.quit()
-                return code
+            pygame.quit()
+            return 2
     frames = int(options.get("frames") or 0)
     while app.running:
         app.step()
@@ -177,4 +173,4 @@ def run(options: dict) -> int:
     if options.get("screenshot"):
         app.screenshot(options["screenshot"])
     pygame.quit()
-    return code
+    return 0
