@@ -702,6 +702,19 @@ def test_a_roster_with_an_unknown_rank_is_refused_with_a_clear_message():
         RULES.new_state(bf, [Army(0, "A", [{"rank": "Général"}]), Army(1, "B", [{}])], 12)
 
 
+@pytest.mark.parametrize("spec, message", [
+    ({"loadout": "grenadier"}, "unknown loadout 'grenadier'"),
+    ({"shooting": "sword"}, "'sword' is not a shooting weapon"),
+    ({"blade": "rifle"}, "'rifle' is not a blade weapon"),
+    ({"shooting": None}, "exactly one shooting weapon"),
+])
+def test_a_loadout_outside_the_arsenal_limits_is_refused_with_a_clear_message(spec, message):
+    from game.errors import RulesError
+    bf = Battlefield.open_ground(10, 10)
+    with pytest.raises(RulesError, match=message):
+        RULES.new_state(bf, [Army(0, "A", [spec]), Army(1, "B", [{}])], 12)
+
+
 def test_default_rosters_spawn_on_the_map_spawn_zones():
     bf = Battlefield.open_ground(24, 24)
     bf.spawn = {0: [(1, y) for y in range(24)], 1: [(22, y) for y in range(24)]}

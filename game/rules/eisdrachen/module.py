@@ -11,7 +11,8 @@ Project defaults and readings documented here (the spec leaves them open):
   offered three times; a Melee whose contact move has a single tile makes it without asking.
 - A wolf-trapped Bleu does not strike first: it "can do nothing" that turn.
 - Picking up a shooting weapon swaps it for the one carried (a figure carries exactly one).
-- Enemy figures block paths even when hidden: two figures never share a tile.
+- A hidden enemy does not shape the other side's options (that would show where it is); a move
+  that runs into one, found on the way, stops in front of it, and a jump lands short of it.
 """
 from __future__ import annotations
 
@@ -72,15 +73,19 @@ class Eisdrachen(RuleModule):
             raise RulesError(place, f"unknown rank '{rank}'; choose one of {', '.join(d['ranks'])}")
         prof = dict(d["ranks"][rank])
         prof.update({k: spec[k] for k in ("V", "I", "A", "F", "PV") if k in spec})
-        loadout = dict(d["loadouts"].get(spec.get("loadout", "rifleman"), {}))
-        if spec.get("loadout", "rifleman") not in d["loadouts"]:
-            raise RulesError(place, f"unknown loadout '{spec.get('loadout')}'")
+        name = spec.get("loadout", "rifleman")
+        if name not in d["loadouts"]:
+            raise RulesError(place, f"unknown loadout '{name}'")
+        loadout = dict(d["loadouts"][name])
         for key in ("shooting", "blade", "grenades", "medipack", "scope", "trap_kits"):
             if key in spec:
                 loadout[key] = spec[key]
         for key in ("shooting", "blade"):
-            if loadout.get(key) and loadout[key] not in d["arsenal"]:
-                raise RulesError(place, f"unknown weapon '{loadout[key]}'")
+            item = loadout.get(key)
+            if item and d["arsenal"].get(item, {}).get("kind") != key:
+                raise RulesError(place, f"'{item}' is not a {key} weapon of the arsenal")
+        if not loadout.get("shooting"):
+            raise RulesError(place, "a figure carries exactly one shooting weapon")
         if loadout["scope"] and weapon(loadout["shooting"])["range"] < const("sniper_min_range"):
             raise RulesError(place, "a sniper scope needs a weapon of range 20 or more")
         fid = spec.get("id") or f"{SIDE_PREFIX[side]}{index + 1}"
