@@ -100,7 +100,7 @@ class SetupScene:
             self._load_armies()
 
     def _load_armies(self) -> None:
-        self.armies, self.archetypes, self.error = None, [], ""
+        self.armies, self.archetypes, self.choices, self.error = None, [], {}, ""
         if not self.map_path or not self.rules:
             return
         try:
@@ -112,6 +112,9 @@ class SetupScene:
             return
         except EscarmoucheError as e:
             self.error = str(e)
+            return
+        except (KeyError, ValueError, TypeError, IndexError) as e:
+            self.error = f"{self.rules}: {tr('setup.no_armies')} ({e.__class__.__name__}: {e})"
             return
         seen = []
         for army in self.armies:
@@ -161,7 +164,7 @@ class SetupScene:
         if "id" in fig:
             used = {str(f.get("id")) for a in self.armies for f in a.figures}
             n = len(army.figures) + 1
-            while f"{side}-{n}" in used or f"s{side}n{n}" in used:
+            while f"s{side}n{n}" in used:
                 n += 1
             fig["id"] = f"s{side}n{n}"
         army.figures.append(fig)
