@@ -123,9 +123,6 @@ class State:
                 return f
         return None
 
-    def occupied(self) -> set[Tile]:
-        return {f.tile for f in self.figures if f.alive}
-
     def new_id(self, prefix: str) -> str:
         self.next_id += 1
         return f"{prefix}{self.next_id - 1}"
