@@ -20,15 +20,16 @@ from ..ai.random_player import RandomPlayer
 from ..engine.decision import Decision, Option
 from ..engine.save import save_match
 from ..errors import EscarmoucheError
-from .combatlog import describe
+from .combatlog import Blank, describe
 from .hud import CHOOSER_PAGE, BattleDrawing, action_label, fmt_number
-from .i18n import tr
+from .i18n import has, tr
 from .mapview import MapView
 from .maprender import base_tile_size, overlay_surface, render_base
 from .settings import AI_SPEEDS, autosave_path, saves_dir
 from .widgets import ACCENT, BAD, BG
 
 STEP_SECONDS = 0.08
+FLOATING = {"wounded": (255, 110, 90), "killed": (255, 80, 60), "healed": (120, 230, 130)}   # kind -> colour
 
 
 class AIJob:
@@ -105,6 +106,7 @@ class BattleScene(BattleDrawing):
         self.log_sides: list[int | None] = []
         self.sides: dict[str, int] = {}
         self.moves: dict[str, tuple] = {}
+        self.floaters: list[tuple] = []
         self._wrap_key = None
         self._wrapped: list[str] = []
         self.finished_at: float | None = None
@@ -246,12 +248,16 @@ class BattleScene(BattleDrawing):
             self.autosave()
 
     def animate(self, events) -> None:
-        """Walk moved figures along their path (only moves the viewer may see)."""
+        """Walk moved figures along their path and float wounds over them (only what the viewer may see)."""
         now = time.monotonic()
         for e in events:
             path = e.data.get("path") if isinstance(e.data, dict) else None
             fid = e.data.get("figure") if isinstance(e.data, dict) else None
-            if not path or not isinstance(fid, str) or not e.seen_by(self.viewer):
+            if not isinstance(fid, str) or not e.seen_by(self.viewer):
+                continue
+            if e.kind in FLOATING and has(f"float.{e.kind}"):
+                self.floaters.append((fid, tr(f"float.{e.kind}").format_map(Blank(e.data)), FLOATING[e.kind], now))
+            if not path:
                 continue
             try:
                 tiles = [(int(t[0]), int(t[1])) for t in [e.data.get("from") or path[0], *path]]
@@ -598,6 +604,7 @@ class BattleScene(BattleDrawing):
             self.draw_reach(surface, d)
         self.draw_tokens(surface)
         self.draw_figures(surface, d)
+        self.draw_floaters(surface)
         if human and d is not None:
             self.draw_hover(surface, d)
         elif self.last_ai is not None and d is not None:

@@ -8,7 +8,9 @@ from .i18n import has, tr
 SIDE_KEYS = ("side", "initiative", "winner", "owner")
 
 
-class _Blank(dict):
+class Blank(dict):
+    """Format values where a missing field shows as '?' rather than raising."""
+
     def __missing__(self, key):
         return "?"
 
@@ -36,7 +38,7 @@ def _value(key: str, value, names: dict[str, str]) -> str:
 def describe(event, names: dict[str, str]) -> str:
     """One line for an event; kinds without a template list their facts so nothing is ever hidden."""
     data = event.data if isinstance(event.data, dict) else {"value": event.data}
-    values = _Blank({k: _value(k, v, names) for k, v in data.items()})
+    values = Blank({k: _value(k, v, names) for k, v in data.items()})
     if event.kind == "dice":
         text = _dice(data, values)
     elif has(f"log.{event.kind}") and _fields(tr(f"log.{event.kind}")) <= set(data):

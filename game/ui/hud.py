@@ -20,6 +20,7 @@ from .widgets import ACCENT, BAD, GOOD, MUTED, PANEL, TEXT, Button, side_colour
 AREA_KEYS = ("radius", "blast_radius", "blast")
 LANDING_KEYS = ("landings", "landing_tiles", "tiles")
 CHOOSER_PAGE = 10
+FLOAT_SECONDS = 1.4
 PERCENT_DETAILS = ("kill", "attacker_killed", "chance", "success", "hit")
 
 
@@ -280,6 +281,20 @@ class BattleDrawing:
             f = self.figure(fid)
             if f is not None:
                 pygame.draw.circle(surface, (255, 120, 40), self.view.tile_centre(f.tile), int(self.view.cell * 0.6), 3)
+
+    def draw_floaters(self, surface: pygame.Surface) -> None:
+        """Wounds and kills rise over the figure for a moment after they happen."""
+        now = time.monotonic()
+        self.floaters = [fl for fl in self.floaters if now - fl[3] < FLOAT_SECONDS]
+        ui = self.app.ui
+        for k, (fid, text, colour, start) in enumerate(self.floaters):
+            f = self.figure(fid)
+            if f is None:
+                continue
+            t = (now - start) / FLOAT_SECONDS
+            x, y = self.view.to_screen(*self.drawn_at(f))
+            ui.text(surface, text, (x, y - int(self.view.cell * (0.6 + 0.8 * t)) - ui.s(14) * (k % 2)), 22, colour,
+                    "midbottom")
 
     def draw_ai_hint(self, surface: pygame.Surface) -> None:
         """Where the AI's last answer went, unless it concerns a figure this viewer may not see."""
