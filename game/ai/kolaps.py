@@ -52,7 +52,7 @@ class KolapsAI:
                 reach_cm = w["range"] if "explosion" in w["traits"] else 2 * w["range"]
                 if space.within_cm(ch.tile, t.tile, reach_cm, cpt) and line_of_sight(ctx.bf, ch.tile, t.tile):
                     return True
-            else:
+            elif line_of_sight(ctx.bf, ch.tile, t.tile):
                 if walk is None:
                     walk = {tile for tile, _, _ in destinations(ctx, ch, run=False)} | {ch.tile}
                 if any(space.adjacent(tile, t.tile) for tile in walk):
@@ -75,7 +75,7 @@ class KolapsAI:
         u = sum(1 for c in mine if c.morale >= 4 and self._opportunity(ctx, c))
         high = decision.info.get("high_bid")
         if decision.info.get("free"):
-            n = e
+            n = e if match.state.auction.get("barred") == decision.side else u    # only the attacker can breach
         elif high is None:
             n = u
         elif high < u:
@@ -147,21 +147,31 @@ class KolapsAI:
             return 0.0
         w = weapon(ctx, ch.ready_weapon)
         cpt = ctx.state.cm_per_tile
-        value = 0.3 if behind_cover(ctx.bf, tile) else 0.0
+        value = 0.3 if behind_cover(ctx.bf, tile) and self._threatened(ctx, tile, enemies) else 0.0
         nearest = min(space.distance(tile, e.tile) * cpt for e in enemies)
         if w["range"] is None or "explosion" in w["traits"]:
             value += 0.8 - 0.02 * nearest
         else:
             in_range = sum(1 for e in enemies if space.within_cm(tile, e.tile, w["range"], cpt)
                            and line_of_sight(ctx.bf, tile, e.tile))
-            value += 0.25 * min(in_range, 2) - 0.02 * max(0.0, nearest - w["range"])
+            value += 0.25 * min(in_range, 2) - 0.03 * max(0.0, nearest - w["range"])
         return value
+
+    @staticmethod
+    def _threatened(ctx: Ctx, tile, enemies) -> bool:
+        """Cover is only worth seeking where an enemy could shoot within its long range (2R) and sees the tile."""
+        cpt = ctx.state.cm_per_tile
+        for e in enemies:
+            r = weapon(ctx, e.ready_weapon)["range"]
+            if space.within_cm(tile, e.tile, 2 * (r or 10), cpt) and line_of_sight(ctx.bf, tile, e.tile):
+                return True
+        return False
 
     def _score(self, match: Match, ctx: Ctx, ch, o: Option, shot_values: dict) -> float:
         a = o.action
         here = self._position_value(ctx, ch, ch.tile)
         committed = ch.offensive and match.state.attacker == controller(ch) and not ch.did_offensive_action_this_turn
-        bonus = 0.4 if committed else 0.0
+        bonus = 1.0 if committed else 0.0      # a breach costs morale and the next turn's attack (§3.6)
         if a in ("shoot", "burst", "strike", "throw"):
             return self._attack_value(match, o) + bonus
         if a == "moveshoot":
@@ -176,13 +186,15 @@ class KolapsAI:
         if a == "ambush":
             return 0.45 + bonus * 0.9
         if a == "cover":
-            return 0.2 if ch.morale_state != "withdrawing" else 1.0
+            if ch.morale_state == "withdrawing":
+                return 1.0
+            return 0.2 if self._threatened(ctx, ch.tile, [e for e in ctx.in_play() if hostile(ch, e)]) else 0.0
         if a == "prone":
             return 0.1 if ch.morale_state == "pinned" else -0.2
         if a == "stand":
             return 0.35
-        if a == "rally":
-            return 0.5 if ch.morale <= 4 else 0.1
+        if a == "rally":                       # difficulty 2: worth an activation when morale is low
+            return 0.6 if ch.morale <= 3 else 0.25 if ch.morale == 4 else 0.05
         if a == "catch_breath":
             return 0.08 * ch.fatigue
         if a in ("unjam", "pickup", "reload"):

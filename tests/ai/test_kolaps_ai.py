@@ -44,6 +44,44 @@ def test_tv33_ai_bids_its_attack_opportunities():
         assert legal(state) == expected
 
 
+def test_ai_barred_announces_every_eligible_character_and_the_free_attacker_only_its_opportunities():
+    """§3.3 AI bidding: a barred AI announces E; its attacker opponent risks a breach, so it announces U."""
+    side0 = [fig(f"A{i}", "trooper", (2, 2 * i), morale=m) for i, m in enumerate((5, 5, 5, 3, 2))]
+    side1 = [fig(f"B{i}", "trooper", (38, 2 * i), morale=5) for i in range(3)] + \
+            [fig(f"B{i}", "trooper", (12, 2 * i), morale=5) for i in range(3, 5)]
+    state = make_state(side0, side1)
+    ctx = ctx_for(state, [])
+    state.auction = {"E": {0: 4, 1: 5}, "high": None, "high_bidder": None, "last": {}, "barred": 0}
+    state.choice = flow.bid_decision(ctx, 0)
+    assert legal(state) == "bid:4"
+    state.auction["barred"] = 1
+    state.choice = flow.bid_decision(ctx, 0)
+    assert legal(state) == "bid:3"          # A0..A2: morale 5 and a target within 2 x 30 cm
+
+
+def test_ai_committed_attacker_takes_a_poor_shot_rather_than_breach_its_commitment():
+    """§3.6: a ticked attacker that does not attack loses morale and bars its side, so the AI shoots."""
+    state = make_state([fig("A1", "trooper", (0, 5), morale=5, offensive=True)],
+                       [fig("B1", "veteran", (30, 5), morale=5)])
+    state.bf.cover[5, 30] = 2
+    state.attacker, state.defender = 0, 1
+    run_steps(ctx_for(state, []), {"op": "activation", "fig": "A1", "mode": "regular", "stage": "start"})
+    assert state.choice.kind == "action"
+    assert legal(state).startswith(("shoot", "burst", "moveshoot"))
+    state.attacker, state.defender = 1, 0           # as defender, it moves up instead
+    assert legal(state).startswith(("run", "walk"))
+
+
+def test_ai_out_of_reach_moves_towards_the_enemy_instead_of_hiding_or_rallying():
+    """Cover is worth nothing where no enemy can shoot; a far-off character closes in (ruined engagement otherwise)."""
+    state = make_state([fig("A1", "trooper", (2, 10), morale=4)], [fig("B1", "trooper", (45, 10), morale=5)],
+                       width=48)
+    state.bf.cover[10, 3] = 1
+    run_steps(ctx_for(state, []), {"op": "activation", "fig": "A1", "mode": "regular", "stage": "start"})
+    assert {"cover", "rally"} <= {o.action for o in state.choice.options}
+    assert legal(state).startswith("run:")
+
+
 def test_ai_answers_setup_bid_selection_and_first_player():
     bf = Battlefield.open_ground(30, 10)
     m = Match(bf, RULES, RULES.default_armies(bf), seed=2)
