@@ -905,3 +905,26 @@ def test_tv37_blast_severity_dice_by_band(victim, roll):
     assert sev.data["roll"] == roll and sev.data["figure"] == "T"
     kept = next(e for e in ctx.events if e.kind == "kept_die")
     assert kept.data["kept"] == (5 if roll == "3C6" else 2)
+
+
+def test_tv20_withdrawal_shelters_only_more_than_25_cm_from_every_enemy():
+    """§5.21 / A33: "more than 25 cm" is d > 25 cm; at exactly 25 cm the character keeps withdrawing."""
+    state, ch = morale_state(morale=2)
+    ctx = ctx_for(state, [5, 4])
+    flow.begin_activation(ctx, ch, {"mode": "regular"})
+    state.chars["B1"].tile = (10, 0)                      # 10 pas = 25 cm from (0, 0)
+    state.bf.cover[1, 0] = 2
+    run_steps(ctx, {"op": "simple_action", "fig": "A1", "action": "cover", "value": None, "key": "cover"})
+    assert ch.morale_state == "withdrawing" and ch.aff == 3 and ch.huddled
+    state.chars["B1"].tile = (11, 0)
+    run_steps(ctx, {"op": "simple_action", "fig": "A1", "action": "cover", "value": None, "key": "cover"})
+    assert ch.morale_state == "sheltered" and ch.aff is None
+
+
+def test_a13_attacker_character_at_morale_two_when_activating_is_excused():
+    state = make_state([fig("A1", "trooper", (0, 0), morale=2, offensive=True)], [fig("B1", "trooper", (39, 0))])
+    state.attacker, state.defender = 0, 1
+    ctx = ctx_for(state, [])
+    flow.begin_activation(ctx, state.chars["A1"], {"mode": "regular"})
+    run_steps(ctx, {"op": "assessment"})
+    assert state.barred is None and state.chars["A1"].morale == 2
