@@ -22,6 +22,7 @@ FRIENDLY_FIRE = 1.5
 EXPOSURE = 0.35
 CLOSING = 0.08
 ALARM = 0.05
+TRAP_RISK = 0.5
 
 
 def expected_capped(outcomes: dict[str, Fraction], pv: int) -> float:
@@ -77,6 +78,15 @@ class EisdrachenAI:
         danger = sum(v for e, g, v in threats if space.within(e.tile, tile, g["range"]) and sight(e.tile, tile))
         enemies = self._enemies(state, me.side)
         return best - EXPOSURE * danger - CLOSING * self._nearest(tile, enemies)
+
+    @staticmethod
+    def _tokens_passed(match: Match, me: Figure, tiles) -> int:
+        """Tokens that may be real, as this side sees them, that a path would pass within trigger range of."""
+        if me.has("lucky", match.state.turn):
+            return 0
+        radius = const("trap_radius")
+        risky = [t.tile for t in match.rules.tokens(match.state, me.side) if t.kind != "decoy"]
+        return sum(1 for k in risky if any(space.within(k, t, radius) for t in tiles))
 
     @staticmethod
     def _newly_alerted(state: State, me: Figure, friends: list[Figure]) -> int:
@@ -137,7 +147,7 @@ class EisdrachenAI:
                 gain = self._position(match, me, o.tile, threats, sight, targets) - here
                 if a == "jump":
                     gain -= 0.1
-                scores[o.key] = gain - 0.02
+                scores[o.key] = gain - 0.02 - TRAP_RISK * self._tokens_passed(match, me, o.path or (o.tile,))
             elif a == "grenade":
                 if enemies and self._nearest(o.tile, enemies) <= 4:
                     grenades.append(o)

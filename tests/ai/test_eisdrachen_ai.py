@@ -7,8 +7,10 @@ from types import SimpleNamespace
 
 from game.ai import make_player
 from game.ai.eisdrachen import EisdrachenAI
+from game.engine import space
 from game.engine.battlefield import Battlefield
 from game.engine.match import Match
+from game.engine.tokens import Token
 from game.rules.eisdrachen import Eisdrachen
 from tests.rules.test_eisdrachen import RULES, answer, build, unit
 
@@ -126,3 +128,13 @@ def test_ai_sounds_the_alarm_only_for_friends_not_yet_alerted():
     answer(s, "alarm")
     scores = EisdrachenAI(1)._action(view, RULES.pending(s))
     assert scores["alarm"] < scores["end"]
+
+
+def test_ai_walks_around_face_down_tokens_rather_than_through_them():
+    s = build(unit("p", 0, (0, 5), loadout="medic"), unit("o", 1, (25, 5), loadout="medic"), size=30)
+    s.tokens.append(Token("t", (4, 5), 1, False))
+    kind, key = legal(s)
+    x, y = map(int, key[5:].split(","))
+    assert key.startswith("move:") and x > 0
+    path = RULES.pending(s).option(key).path
+    assert all(space.distance(t, (4, 5)) > 2 for t in path)
