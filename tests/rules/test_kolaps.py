@@ -928,3 +928,14 @@ def test_a13_attacker_character_at_morale_two_when_activating_is_excused():
     flow.begin_activation(ctx, state.chars["A1"], {"mode": "regular"})
     run_steps(ctx, {"op": "assessment"})
     assert state.barred is None and state.chars["A1"].morale == 2
+
+
+def test_odds_of_a_reaction_against_another_target_show_the_difficulty_3_permission_roll():
+    """§5.20: the permission roll comes before the attack; its exact chance is shown with the attack's odds."""
+    state = make_state([fig("A1", "trooper", (0, 2), morale=5), fig("A2", "trooper", (2, 8), morale=5)],
+                       [fig("B1", "trooper", (8, 2), morale=5, offensive=True)])
+    run_steps(ctx_for(state, []), {"op": "activation", "fig": "B1", "mode": "reaction", "stage": "start",
+                                   "attacker": "A1"})
+    options = {o.key: o for o in state.choice.options}
+    assert RULES.odds(state, options["shoot:A2"]).details["target_check"] == Fraction(1, 8)     # 3D6 at 4+
+    assert "target_check" not in RULES.odds(state, options["shoot:A1"]).details

@@ -170,6 +170,10 @@ class Kolaps(RuleModule):
                    "severity_given_hit": {f"severity:{r}": q for r, q in sorted(rows.items())},
                    "wound_given_hit": sum((q for r, q in rows.items() if r >= 3), Fraction(0)),
                    "critical_failure_results": mishaps}
+        info = state.choice.info if state.choice is not None and state.choice.figure == a.id else {}
+        if info.get("mode") == "reaction" and info.get("attacker") not in (None, t.id):
+            # §5.20: reacting against another than the attacker first needs a difficulty-3 permission roll
+            details["target_check"] = roll_odds(3, need)["success"]
         return Odds(action, outcomes, details)
 
     def _blast_odds(self, state: KolapsState, a: Character, primary: Character, w: dict) -> Odds:
