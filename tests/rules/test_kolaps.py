@@ -569,6 +569,7 @@ def test_tv34_engagement_creation_joining_crossfire_and_ignoring():
     state.reactions.clear()
     b1 = state.chars["B1"]
     state.chars["A2"].tile = (2, 8)
+    state.bf.cover[2, 9] = 1                          # B1 could ambush, were it free to choose
     act = {"op": "activation", "fig": "B1", "mode": "reaction", "stage": "choose", "attacker": "A1",
            "answer": "shoot:A2"}
     ctx = ctx_for(state, [4, 5, 3])
@@ -576,6 +577,7 @@ def test_tv34_engagement_creation_joining_crossfire_and_ignoring():
     assert state.choice.kind == "action" and dice_events(ctx, "reaction_target") == [[4, 5, 3]]
     targets = {o.target for o in state.choice.options if o.target}
     assert targets == {"A1"}
+    assert not any(o.action == "ambush" for o in state.choice.options)     # no offensive action but on A1
     state.choice = None
     state.queue.clear()
     b1.activated_this_turn = True

@@ -219,8 +219,8 @@ def action_options(ctx: Ctx, ch: Character, act: dict) -> list[Option]:
                     add(Option(f"pickup:{i}:{w}", "pickup", ch.id, value=w))
     if not offend:
         return opts
-    if state != MUTINOUS and not only_offensive and behind_cover(ctx.bf, ch.tile):
-        add(Option("ambush", "ambush", ch.id))
+    if state != MUTINOUS and not only_offensive and not act.get("only_target") and behind_cover(ctx.bf, ch.tile):
+        add(Option("ambush", "ambush", ch.id))      # a failed §5.20 target check leaves only the attacker
     for o in static_attacks(ctx, ch, act):
         add(o)
     if ch.prone:
