@@ -23,6 +23,7 @@ EXPOSURE = 0.35
 CLOSING = 0.08
 ALARM = 0.05
 TRAP_RISK = 0.5
+MEDIC = 0.3
 
 
 def expected_capped(outcomes: dict[str, Fraction], pv: int) -> float:
@@ -67,7 +68,8 @@ class EisdrachenAI:
         return out
 
     def _position(self, match: Match, me: Figure, tile, threats, sight, targets) -> float:
-        """Value of standing on ``tile``: the best shot from there minus the exposure to enemy guns."""
+        """Value of standing on ``tile``: the best shot from there minus the exposure to enemy guns;
+        a medic also values standing by a wounded friend, to heal it next."""
         state = match.state
         gun = weapon(me.weapon)
         best = 0.0
@@ -77,7 +79,11 @@ class EisdrachenAI:
                     best = max(best, value)
         danger = sum(v for e, g, v in threats if space.within(e.tile, tile, g["range"]) and sight(e.tile, tile))
         enemies = self._enemies(state, me.side)
-        return best - EXPOSURE * danger - CLOSING * self._nearest(tile, enemies)
+        value = best - EXPOSURE * danger - CLOSING * self._nearest(tile, enemies)
+        if me.medipack:
+            value += MEDIC * max((min(f.max_pv - f.pv, 2) for f in state.living(me.side)
+                                  if f is not me and space.adjacent(f.tile, tile)), default=0)
+        return value
 
     @staticmethod
     def _tokens_passed(match: Match, me: Figure, tiles) -> int:

@@ -138,3 +138,9 @@ def test_ai_walks_around_face_down_tokens_rather_than_through_them():
     assert key.startswith("move:") and x > 0
     path = RULES.pending(s).option(key).path
     assert all(space.distance(t, (4, 5)) > 2 for t in path)
+
+
+def test_ai_medic_goes_to_a_wounded_friend_out_of_the_fight():
+    s = build(unit("m", 0, (0, 0), loadout="medic"), unit("w", 0, (4, 0), pv=1), unit("o", 1, (35, 35)), size=40)
+    kind, key = legal(s)
+    assert key.startswith("move:") and space.adjacent(RULES.pending(s).option(key).tile, (4, 0))
