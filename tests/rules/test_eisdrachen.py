@@ -169,6 +169,21 @@ def test_tv_e07_contact_tile_is_chosen_by_the_attacker():
     assert s.figure("a").tile == (1, 1) and RULES.pending(s).kind == "riposte"
 
 
+def test_double_attacks_double_melee_strikes_too():
+    s = build(unit("s", 0, (0, 0), loadout="rifleman"), unit("v", 1, (1, 0), "Vétéran", blade=None), turn=2)
+    s.figure("s").add_status("double_attacks", [2])
+    events = answer(s, "melee:v", [1] * 4 + [6] * 8)
+    assert of_kind(events, "strike")[0].data["attacks"] == 4
+
+
+def test_a_wolf_trapped_bleu_does_not_strike_first():
+    s = build(unit("v", 0, (0, 0), "Vétéran", blade="sword"), unit("b", 1, (1, 0), "Bleu", blade=None), turn=5)
+    s.figure("b").add_status("wolf_trapped", [5])
+    events = answer(s, "melee:b", [1, 1, 1, 6, 6, 6, 6, 6, 6])
+    assert [e.data["striker"] for e in of_kind(events, "strike")] == ["v"]
+    assert RULES.pending(s).kind == "action"
+
+
 # --- grenades ------------------------------------------------------------------------------
 
 def test_tv_e08_grenade_blast_radius_three_and_dodge_on_five_plus():
@@ -199,6 +214,19 @@ def test_tv_e10_off_axis_bounce_steps_with_half_away_rounding():
     events = answer(s, "grenade:4,2", [3])
     g = of_kind(events, "grenade")[0].data
     assert g["bounce_tiles"] == [[5, 3], [6, 3], [7, 4]] and g["landing"] == [7, 4]
+
+
+def test_grenade_aim_is_within_eight_pas_in_sight_and_the_thrower_is_caught_in_its_own_blast():
+    bf = Battlefield.open_ground(30, 30)
+    bf.blocks_sight[3, 1] = True                              # (1,3) is crossed on the way to (2,5)
+    s = build(unit("g", 0, (0, 0), grenades=1), unit("e", 1, (20, 20)), bf=bf)
+    k = keys(s)
+    assert "grenade:8,0" in k and "grenade:6,5" in k          # d = 8 and d = √61 ≈ 7.810
+    assert "grenade:6,6" not in k and "grenade:9,0" not in k  # d = √72 ≈ 8.485 and 9
+    assert "grenade:0,0" not in k and "grenade:2,5" not in k
+    events = answer(s, "grenade:1,0", [1, 6, 6])
+    assert of_kind(events, "grenade")[0].data["landing"] == [2, 0]
+    assert [e.data["target"] for e in of_kind(events, "attack")] == ["g"]
 
 
 def test_grenade_blast_does_not_hit_hidden_figures_or_figures_behind_walls():
@@ -327,6 +355,16 @@ def test_tv_e14_sniper_cancels_every_dodge():
     events = answer(s, "sniper:t", [1, 5, 4, 6])
     assert [e.data["purpose"] for e in of_kind(events, "dice")] == ["wound"]
     assert s.figure("t").pv == 3 and s.figure("t").vengeance_next == 1
+
+
+def test_sniper_needs_a_scope_on_a_weapon_of_range_twenty_or_more():
+    s = build(unit("r", 0, (0, 0), loadout="rifleman"), unit("g", 0, (0, 2), loadout="gunner"),
+              unit("t", 1, (10, 0)))
+    assert "shoot:t" in keys(s) and "sniper:t" not in keys(s)
+    activate(s, "g")
+    assert "sniper:t" not in keys(s)
+    s.figure("g").scope = True
+    assert "sniper:t" in keys(s)
 
 
 def test_tv_e15_dig_in_halves_shots_rounding_up_but_not_grenades():
@@ -519,6 +557,16 @@ def test_tv_e19_wound_reroll_turns_a_failed_wound_into_a_wound():
     assert s.figure("t").pv == 4
 
 
+def test_the_same_prayer_result_twice_does_not_stack_but_different_ones_do():
+    s = build(unit("p", 0, (0, 0)), unit("o", 1, (20, 20)), turn=2)
+    answer(s, "pray", [5])
+    answer(s, "pray", [5])
+    assert s.figure("p").statuses == {"double_attacks": [3]}
+    activate(s, "p")
+    answer(s, "pray", [2])
+    assert s.figure("p").statuses == {"double_attacks": [3], "lucky": [3]}
+
+
 def test_tv_e20_double_attacks_doubles_a_before_dig_in_halves_it():
     s = build(unit("a", 0, (0, 0), loadout="assault"), unit("t", 1, (5, 0)), turn=4)
     s.figure("a").add_status("double_attacks", [4])
@@ -527,6 +575,20 @@ def test_tv_e20_double_attacks_doubles_a_before_dig_in_halves_it():
     s.figure("t").dug_in = True
     events = answer(s, "shoot:t", [6] * 3)
     assert of_kind(events, "attack")[0].data["attacks"] == 3
+
+
+def test_move_enters_no_wall_shut_door_deep_water_crawl_gap_or_climbable_tile():
+    bf = Battlefield.open_ground(30, 30)
+    bf.blocks_move[10, 12] = True
+    bf.door[10, 8] = Door.CLOSED
+    bf.deep_water[12, 10] = True
+    bf.crawl_gap[8, 10] = True
+    bf.climbable[12, 12] = True
+    bf.door[11, 9] = Door.OPEN
+    s = build(unit("m", 0, (10, 10)), unit("o", 1, (25, 25)), bf=bf)
+    moves = {o.tile for o in RULES.pending(s).options if o.action == "move"}
+    assert not moves & {(12, 10), (8, 10), (10, 12), (10, 8), (12, 12)}
+    assert {(9, 11), (11, 11), (13, 10), (10, 13)} <= moves
 
 
 # --- crawl and climb -----------------------------------------------------------------------
