@@ -467,6 +467,16 @@ def test_move_toward_a_hidden_enemy_discovers_it_and_stops_in_front_of_it():
     assert RULES.check_invariants(s) == []
 
 
+def test_move_stopped_by_a_found_enemy_on_a_friends_tile_ends_on_the_last_free_tile():
+    bf = Battlefield.open_ground(30, 30)
+    bf.hiding[5, 9] = True
+    s = build(unit("m", 0, (4, 5)), unit("f", 0, (8, 5)), unit("h", 1, (9, 5)), bf=bf)
+    s.figure("h").hidden = True
+    answer(s, "move:9,5")
+    assert s.figure("m").tile == (7, 5) and not s.figure("h").hidden
+    assert RULES.check_invariants(s) == []
+
+
 def test_jump_onto_a_hidden_enemy_lands_in_front_of_it_and_reveals_it():
     s = hidden_enemy_setup((5, 5))
     answer(s, "jump:10,5", [1])
