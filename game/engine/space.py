@@ -275,7 +275,7 @@ def scatter(bf: Battlefield, origin: Tile, aim: Tile, k: int) -> tuple[Tile, lis
     """Where an object thrown at aim ends after k bounce tiles, stopped in front of walls."""
     landing, travelled = aim, []
     for t in line_beyond(origin, aim, k):
-        if not bf.inside(t) or bf.blocks_move[t[1], t[0]] or bf.door_shut(t):
+        if bf.stops_walker(t):
             break
         travelled.append(t)
         landing = t

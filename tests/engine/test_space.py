@@ -172,3 +172,9 @@ def test_line_of_sight_is_symmetric(a, b, walls):
     for x, y in walls:
         bf.blocks_sight[y, x] = True
     assert line_of_sight(bf, a, b) == line_of_sight(bf, b, a)
+
+
+def test_a_climbable_wall_stops_a_bounce_like_any_wall():
+    bf = field()
+    bf.climbable[0, 7] = True
+    assert scatter(bf, (0, 0), (5, 0), 4)[0] == (6, 0)
