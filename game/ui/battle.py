@@ -21,7 +21,7 @@ from ..engine.decision import Decision, Option
 from ..engine.save import save_match
 from ..errors import EscarmoucheError
 from .combatlog import Blank, describe
-from .hud import CHOOSER_PAGE, BattleDrawing, action_label, fmt_number
+from .hud import CHOOSER_PAGE, BattleDrawing, action_label, fmt_number, side_name, term
 from .i18n import has, tr
 from .mapview import MapView
 from .maprender import base_tile_size, overlay_surface, render_base
@@ -332,17 +332,27 @@ class BattleScene(BattleDrawing):
         return None
 
     def option_label(self, o: Option) -> str:
-        parts = [action_label(o.action)]
+        """An option in words: the action, the figure it picks, its target or tile, its value and length."""
+        d = self.decision
+        picked = self.names.get(o.figure, str(o.figure)) if o.figure is not None and (
+            d is None or o.figure != d.figure) else None
+        if o.value is not None and has(f"opt.{o.action}") and not isinstance(o.value, (dict, list, tuple)):
+            side = side_name(o.value) if isinstance(o.value, int) and not isinstance(o.value, bool) else ""
+            parts = [tr(f"opt.{o.action}", value=o.value, side=side, figure=picked or "")]
+        else:
+            parts = [action_label(o.action)]
+            if picked is not None:
+                parts.append(picked)
+            if o.value is not None and not isinstance(o.value, (dict, list, tuple)):
+                parts.append(term(str(o.value)))
         if o.target is not None:
-            parts.append(self.names.get(o.target, str(o.target)))
-        if o.figure is not None and o.action in ("activate",):
-            parts.append(self.names.get(o.figure, str(o.figure)))
-        if o.tile is not None and o.target is None:
+            parts.insert(1, self.names.get(o.target, str(o.target)))
+        elif o.tile is not None and picked is None:
             parts.append(f"({o.tile[0]},{o.tile[1]})")
-        if o.value is not None and not isinstance(o.value, (dict, list, tuple)):
-            parts.append(tr(f"term.{o.value}", str(o.value)))
-        if o.path:
+        if o.path and o.cost:
             parts.append(tr("hud.pas", n=fmt_number(o.cost)))
+        if d is not None and o.figure in (d.info or {}).get("roll_required", ()):
+            parts.append(f"({tr('info.roll_required')})")
         return " ".join(parts)
 
     # --- saving ------------------------------------------------------------------------
@@ -406,7 +416,9 @@ class BattleScene(BattleDrawing):
         else:
             self.fast_forward = False
             if self.mode == "hotseat" and self.viewer != d.side:
-                if self.viewer is not None and self.hidden_info(d) and self.handover_to is None:
+                # a loaded hot-seat game hides the field too: whoever opened it may be the other player
+                if (self.viewer is not None or self.save_path is not None) and self.hidden_info(d) \
+                        and self.handover_to is None:
                     self.handover_to = d.side
                 elif self.handover_to is None:
                     self.viewer = d.side
@@ -531,19 +543,18 @@ class BattleScene(BattleDrawing):
         elif event.key in (pygame.K_PAGEUP, pygame.K_PAGEDOWN) and self.chooser:
             pages = max(1, math.ceil(len(self.chooser) / CHOOSER_PAGE))
             self.chooser_page = (self.chooser_page + (1 if event.key == pygame.K_PAGEDOWN else -1)) % pages
-        elif pygame.K_1 <= event.key <= pygame.K_9:
+        elif pygame.K_0 <= event.key <= pygame.K_9:
             d = self.decision
             if d is not None and self.human_turn():
+                n = (event.key - pygame.K_1) % 10      # keys 1..9 then 0: the tenth choice
                 if self.chooser:
-                    i = self.chooser_page * CHOOSER_PAGE + event.key - pygame.K_1
-                    page = self.chooser[self.chooser_page * CHOOSER_PAGE:]
-                    if event.key - pygame.K_1 < min(CHOOSER_PAGE, len(page)):
-                        self.answer(self.chooser[i])
+                    page = self.chooser[self.chooser_page * CHOOSER_PAGE:][:CHOOSER_PAGE]
+                    if n < len(page):
+                        self.answer(page[n])
                     return
                 groups = self.bar_actions(d)
-                i = event.key - pygame.K_1
-                if i < len(groups):
-                    self.click_group(groups[i])
+                if n < len(groups):
+                    self.click_group(groups[n])
 
     def cancel(self) -> None:
         d = self.decision

@@ -5,7 +5,9 @@ from string import Formatter
 
 from .i18n import has, tr
 
-SIDE_KEYS = ("side", "initiative", "winner", "owner")
+SIDE_KEYS = ("side", "initiative", "winner", "owner", "first", "attacker", "defender", "high_bidder")
+TERM_PREFIX = {"purpose": ("purpose",), "reason": ("reason", "term"), "action": ("action",)}   # field -> tables
+VARIANTS = ("", ".b", ".c")      # rule modules word the same event kind differently: the first that fits
 
 
 class Blank(dict):
@@ -24,14 +26,22 @@ def _value(key: str, value, names: dict[str, str]) -> str:
         return ", ".join(_value(key, v, names) for v in value)
     if key in SIDE_KEYS and isinstance(value, int) and not isinstance(value, bool):
         return tr(f"side.{value}", str(value))
-    if key == "action" and isinstance(value, str):
-        return tr(f"action.{value}", value)
+    if isinstance(value, str):
+        for table in TERM_PREFIX.get(key, ()):
+            if has(f"{table}.{value}"):
+                return tr(f"{table}.{value}")
     if value is None:
         return "-"
     if isinstance(value, bool):
-        return tr("log.yes") if value else tr("log.no")
+        word = "yes" if value else "no"
+        if has(f"value.{key}.{word}"):
+            return tr(f"value.{key}.{word}")
+        # a flag worded for one answer only ("critical!") says nothing for the other
+        return "" if has(f"value.{key}.yes") or has(f"value.{key}.no") else tr(f"log.{word}")
     if isinstance(value, str) and has(f"term.{value}"):
         return tr(f"term.{value}")
+    if isinstance(value, str):
+        return value.replace("_", " ")
     return str(value)
 
 
@@ -39,10 +49,12 @@ def describe(event, names: dict[str, str]) -> str:
     """One line for an event; kinds without a template list their facts so nothing is ever hidden."""
     data = event.data if isinstance(event.data, dict) else {"value": event.data}
     values = Blank({k: _value(k, v, names) for k, v in data.items()})
+    template = next((tr(f"log.{event.kind}{v}") for v in VARIANTS
+                     if has(f"log.{event.kind}{v}") and _fields(tr(f"log.{event.kind}{v}")) <= set(data)), None)
     if event.kind == "dice":
         text = _dice(data, values)
-    elif has(f"log.{event.kind}") and _fields(tr(f"log.{event.kind}")) <= set(data):
-        text = tr(f"log.{event.kind}").format_map(values)
+    elif template is not None:
+        text = template.format_map(values)
     else:
         facts = ", ".join(f"{k} {v}" for k, v in values.items())
         text = f"{tr('event.' + event.kind, event.kind.replace('_', ' '))}: {facts}" if facts else \

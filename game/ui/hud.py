@@ -8,20 +8,22 @@ from __future__ import annotations
 import math
 import time
 from fractions import Fraction
+from string import Formatter
 
 import pygame
 
 from ..engine import space
 from ..engine.decision import Decision, Option
 from . import icons
-from .i18n import tr
+from .i18n import has, language, tr
 from .widgets import ACCENT, BAD, GOOD, MUTED, PANEL, TEXT, Button, side_colour
 
 AREA_KEYS = ("radius", "blast_radius", "blast")
 LANDING_KEYS = ("landings", "landing_tiles", "tiles")
 CHOOSER_PAGE = 10
 FLOAT_SECONDS = 1.4
-PERCENT_DETAILS = ("kill", "attacker_killed", "chance", "success", "hit")
+PERCENT_DETAILS = ("kill", "attacker_killed", "chance", "success", "hit", "wound_given_hit", "target_check")
+RARE = Fraction(1, 2000)       # an outcome below 0.05 % would read "0.0 %": it joins the "other outcomes" line
 
 
 def side_name(side: int) -> str:
@@ -168,9 +170,9 @@ class BattleDrawing:
                 pygame.draw.rect(surface, GOOD if hp * 2 > hp_max else BAD,
                                  (bx, by, int(bw * max(0, hp) / hp_max), 4))
             if cell >= 28:
-                shown = [m for m in f.markers if m not in ("active",)][:3]
+                shown = [m for m in f.markers if has(f"marker.{m}.short")][:3]     # the markers with a badge
                 for i, m in enumerate(shown):
-                    label = tr(f"marker.{m}.short", m[:2])
+                    label = tr(f"marker.{m}.short")
                     ui.text(surface, label, (cx + r + 1, cy - r + i * ui.s(12)), 14, (255, 255, 200), "topleft")
 
     def draw_hover(self, surface: pygame.Surface, d: Decision) -> None:
@@ -211,22 +213,33 @@ class BattleDrawing:
         if odds is not None:
             self.draw_area(surface, o, odds)
             lines.append((tr(f"odds.title.{odds.title}", odds.title) if odds.title else tr("hud.odds"), ACCENT))
-            for label, p in odds.outcomes.items():
-                lines.append((f"{odds_label(label)}  {float(p) * 100:.1f} %", TEXT))
+            lines += [(text, TEXT) for text in self.outcome_lines(odds.outcomes)]
             lines += [(text, MUTED) for text in self.detail_lines(odds.details or {})]
+        room = max(1, (self.map_rect.h - ui.s(14)) // ui.s(18))
+        if len(lines) > room:       # a long panel keeps its head and says it was cut
+            lines = lines[:room - 1] + [("…", MUTED)]
         width = max(ui.font(18).size(text)[0] for text, _ in lines) + ui.s(14)
         height = len(lines) * ui.s(18) + ui.s(10)
         if mouse[0] > self.map_rect.centerx:     # keep the box off the side the shot goes to
             x = max(self.map_rect.x + 2, mouse[0] - width - ui.s(18))
         else:
             x = min(mouse[0] + ui.s(18), self.map_rect.right - width - 2)
-        y = min(mouse[1] + ui.s(18), self.map_rect.bottom - height - 2)
+        y = max(self.map_rect.y + 2, min(mouse[1] + ui.s(18), self.map_rect.bottom - height - 2))
         box = pygame.Rect(x, y, width, height)
         shade = pygame.Surface(box.size, pygame.SRCALPHA)
         shade.fill((10, 10, 14, 215))
         surface.blit(shade, box)
         for i, (text, colour) in enumerate(lines):
             ui.text(surface, text, (x + ui.s(7), y + ui.s(5) + i * ui.s(18)), 18, colour)
+
+    def outcome_lines(self, outcomes: dict, indent: str = "") -> list[str]:
+        """One line per outcome; those under 0.05 % are summed on one last line rather than listed as 0.0 %."""
+        shown = [(k, p) for k, p in outcomes.items() if p >= RARE]
+        rest = sum((p for p in outcomes.values() if p < RARE), Fraction(0))
+        out = [f"{indent}{odds_label(k, self.names)}  {fmt_percent(p)}" for k, p in shown]
+        if rest > 0:
+            out.append(f"{indent}{tr('odds.rest')}  {fmt_percent(rest)}")
+        return out
 
     def detail_lines(self, details: dict) -> list[str]:
         """The module's extra exact figures in words: chances as %, means as decimals, per-figure values."""
@@ -238,16 +251,20 @@ class BattleDrawing:
             if isinstance(value, dict) and value:
                 if all(isinstance(k, str) and ":" in k for k in value):
                     out.append(label + " :")
-                    out += [f"  {odds_label(k)}  {float(p) * 100:.1f} %" for k, p in value.items()]
+                    out += self.outcome_lines(value, "  ")
                 elif all(k in self.names for k in value):
-                    out += [f"{label} · {self.names[fid]} : {float(v):.2f}" for fid, v in value.items()
-                            if isinstance(v, (int, float, Fraction))]
+                    out += [f"{label} · {self.names[fid]} : {fmt_number(round(float(v), 2))}"
+                            for fid, v in value.items() if isinstance(v, (int, float, Fraction))]
             elif isinstance(value, (int, float, Fraction)):
                 if key in PERCENT_DETAILS:
-                    out.append(f"{label} : {float(value) * 100:.1f} %")
+                    out.append(f"{label} : {fmt_percent(value)}")
                 else:
                     out.append(f"{label} : {fmt_number(round(float(value), 2))}")
-        return out[:14]
+            elif isinstance(value, str):
+                out.append(f"{label} : {term(value)}")
+            elif isinstance(value, (list, tuple)) and all(isinstance(t, (list, tuple)) and len(t) == 2 for t in value):
+                out.append(f"{label} : " + ", ".join(f"{term(str(a))} {b}" for a, b in value))
+        return out
 
     def draw_area(self, surface: pygame.Surface, o: Option, odds) -> None:
         """Grenade-like previews: where the throw may land and the blast radius, when the rules say."""
@@ -388,21 +405,25 @@ class BattleDrawing:
         end = self.end_option(d)
         size = r.h - ui.s(14)
         x = r.x + ui.s(8)
-        bw = min(ui.s(150), max(ui.s(60), (r.w - ui.s(200)) // max(1, len(groups))))
-        for i, action in enumerate(self.bar_actions(d)):
+        actions = self.bar_actions(d)
+        labels = [action_label(a) + (f" ×{len(groups[a])}" if len(groups[a]) > 1 else "") for a in actions]
+        widest = max((ui.font(17).size(t)[0] for t in labels), default=0) + ui.s(46)
+        room = max(ui.s(60), (r.w - ui.s(200)) // max(1, len(groups)) - ui.s(6))
+        bw = min(room, max(ui.s(110), min(widest, ui.s(230))))
+        stacked = widest > bw       # narrow: the icon above a short label, the count in the tooltip
+        for i, action in enumerate(actions):
             opts = groups[action]
-            label = action_label(action) + (f" ×{len(opts)}" if len(opts) > 1 else "")
+            count = f" ×{len(opts)}" if len(opts) > 1 else ""
+            label = action_label(action) + ("" if stacked else count)
             tip = tr(f"tip.{action}", action_label(action))
             if len(opts) == 1 and self.points_at(d, opts[0]) is None:
                 odds = self.odds(opts[0])
                 if odds is not None:
-                    tip += "\n" + "\n".join(f"{odds_label(k)}: {float(p) * 100:.1f} %"
-                                            for k, p in odds.outcomes.items())
-            hotkey = str(i + 1) if i < 9 else ""
-            shown = label if bw >= ui.s(100) else ""       # narrow: the icon, the label in the tooltip
-            ui.button(surface, (x, r.y + ui.s(7), bw, size), shown, lambda a=action: self.click_group(a),
-                      tooltip=(f"{label}: " if not shown else "") + (f"{tip} [{hotkey}]" if hotkey else tip),
-                      selected=(action == self.group),
+                    tip += "\n" + "\n".join(f"{odds_label(k)}: {fmt_percent(p)}" for k, p in odds.outcomes.items())
+            hotkey = hotkey_label(i)
+            ui.button(surface, (x, r.y + ui.s(7), bw, size), label, lambda a=action: self.click_group(a),
+                      tooltip=f"{action_label(action)}{count}: " + (f"{tip} [{hotkey}]" if hotkey else tip),
+                      selected=(action == self.group), stacked=stacked,
                       icon=icons.icon(action, ui.s(26)), hotkey=hotkey, size=17)
             x += bw + ui.s(6)
         if end is not None:
@@ -417,25 +438,26 @@ class BattleDrawing:
         pages = max(1, math.ceil(len(opts) / CHOOSER_PAGE))
         self.chooser_page = min(self.chooser_page, pages - 1)
         page = opts[self.chooser_page * CHOOSER_PAGE:(self.chooser_page + 1) * CHOOSER_PAGE]
-        bh, w = ui.s(34), ui.s(340)
-        h = ui.s(40) + len(page) * (bh + ui.s(4)) + (bh + ui.s(6) if pages > 1 else 0)
         d = self.decision
-        docked = d is not None and all(self.points_at(d, o) is not None for o in opts)
-        if docked:   # the map stays clickable beside a list of map choices
-            box = pygame.Rect(self.map_rect.right - w - ui.s(8), self.map_rect.y + ui.s(8), w, h)
-        else:
-            box = pygame.Rect(self.map_rect.centerx - w // 2, self.map_rect.centery - h // 2, w, h)
+        title = tr(f"kind.{d.kind}", d.kind.replace("_", " ")) if d is not None else ""
+        bh = ui.s(34)
+        w = min(max(ui.s(340), ui.font(22).size(title)[0] + ui.s(24)), self.map_rect.w // 2)
+        note = ui.wrap(self.decision_note(d), 16, w - ui.s(20)) if d is not None else []
+        top = ui.s(36) + len(note) * ui.s(18)
+        h = top + ui.s(4) + len(page) * (bh + ui.s(4)) + (bh + ui.s(6) if pages > 1 else 0)
+        box = self.chooser_rect(w, h)
         pygame.draw.rect(surface, (20, 22, 28), box, border_radius=ui.s(6))
         pygame.draw.rect(surface, ACCENT, box, 1, border_radius=ui.s(6))
-        title = tr(f"kind.{d.kind}", d.kind.replace("_", " ")) if d is not None else ""
-        ui.text(surface, title, (box.x + ui.s(10), box.y + ui.s(10)), 22, ACCENT)
-        y = box.y + ui.s(36)
+        ui.text(surface, title, (box.x + ui.s(10), box.y + ui.s(10)), 22, ACCENT, max_width=w - ui.s(20))
+        for i, line in enumerate(note):
+            ui.text(surface, line, (box.x + ui.s(10), box.y + ui.s(34) + i * ui.s(18)), 16, TEXT)
+        y = box.y + top
         for i, o in enumerate(page):
             odds = self.odds(o)
-            tip = "\n".join(f"{odds_label(k)}: {float(p) * 100:.1f} %" for k, p in odds.outcomes.items()) \
+            tip = "\n".join(f"{odds_label(k, self.names)}: {fmt_percent(p)}" for k, p in odds.outcomes.items()) \
                 if odds is not None else ""
             ui.button(surface, (box.x + ui.s(10), y, w - ui.s(20), bh), self.option_label(o),
-                      lambda o=o: self.answer(o), tooltip=tip, hotkey=str(i + 1), size=18,
+                      lambda o=o: self.answer(o), tooltip=tip, hotkey=hotkey_label(i), size=18,
                       icon=icons.icon(o.action, ui.s(22)))
             y += bh + ui.s(4)
         if pages > 1:
@@ -446,6 +468,40 @@ class BattleDrawing:
                       f"{self.chooser_page + 1}/{pages} >",
                       lambda: setattr(self, "chooser_page", (self.chooser_page + 1) % pages))
 
+    def chooser_rect(self, w: int, h: int) -> pygame.Rect:
+        """Where the list of choices goes: beside the map choices it lists (on the side away from them,
+        so they stay visible and clickable), or in the middle of the map for choices without a place."""
+        ui, d = self.app.ui, self.decision
+        opts = self.chooser or []
+        spots = [self.points_at(d, o) for o in opts] if d is not None else []
+        if not spots or None in spots:
+            return pygame.Rect(self.map_rect.centerx - w // 2, self.map_rect.centery - h // 2, w, h)
+        mean_x = sum(self.view.tile_centre(t)[0] for t in spots) / len(spots)
+        x = self.map_rect.x + ui.s(8) if mean_x > self.map_rect.centerx else self.map_rect.right - w - ui.s(8)
+        return pygame.Rect(x, self.map_rect.y + ui.s(8), w, h)
+
+    def decision_note(self, d: Decision) -> str:
+        """What the decision's info tells the player (the standing bid, who attacks…), when the UI words it."""
+        info = d.info if isinstance(d.info, dict) else {}
+        values = {}
+        for key, v in info.items():
+            if isinstance(v, dict):
+                values.update({f"{key}{k}": v[k] for k in v})
+            elif key in ("high_bidder", "side") and isinstance(v, int):
+                values[key] = side_name(v)
+            elif isinstance(v, str) and v in self.names:
+                values[key] = self.names[v]
+            elif isinstance(v, (list, tuple)):
+                values[key] = ", ".join(self.names.get(x, str(x)) if isinstance(x, str) else str(x) for x in v)
+            elif isinstance(v, str):
+                values[key] = term(v)
+            elif v is not None:
+                values[key] = v
+        for key in (f"info.{d.kind}", f"info.{d.kind}.open"):
+            if has(key) and all(name in values for _, name, _, _ in Formatter().parse(tr(key)) if name):
+                return tr(key, **values)
+        return ""
+
     def draw_figure_info(self, surface: pygame.Surface) -> None:
         ui = self.app.ui
         if self.hover_tile is None:
@@ -454,7 +510,7 @@ class BattleDrawing:
         if f is None:
             return
         lines = [f.name, tr("hud.health", hp=f.health[0], max=f.health[1]), side_name(f.side)]
-        lines += [tr(f"marker.{m}", m.replace("_", " ")) for m in f.markers]
+        lines += [marker_label(m) for m in f.markers]
         w = max(ui.font(18).size(t)[0] for t in lines) + ui.s(14)
         h = len(lines) * ui.s(18) + ui.s(10)
         x, y = self.map_rect.x + ui.s(8), self.map_rect.bottom - h - ui.s(28)
@@ -473,12 +529,39 @@ def log_colour(side: int | None) -> tuple[int, int, int]:
     return ((r + 2 * 235) // 3, (g + 2 * 235) // 3, (b + 2 * 235) // 3)
 
 
-def odds_label(key: str) -> str:
-    """"pv_lost:2" -> the "odds.pv_lost" text with n=2; a bare key is looked up as is."""
+def odds_label(key: str, names: dict[str, str] | None = None) -> str:
+    """"pv_lost:2" -> the "odds.pv_lost" text with n=2 (a figure id or a term in words); a bare key as is."""
     name, _, n = str(key).partition(":")
     if n:
-        return tr(f"odds.{name}", f"{name.replace('_', ' ')} {{n}}", n=n)
+        shown = (names or {}).get(n) or term(n)
+        return tr(f"odds.{name}", f"{name.replace('_', ' ')} {{n}}", n=shown)
     return tr(f"odds.{name}", name.replace("_", " "))
+
+
+def marker_label(marker: str) -> str:
+    """A status marker in words; "moral 3" keeps its number after the translated word."""
+    if has(f"marker.{marker}"):
+        return tr(f"marker.{marker}")
+    word, _, number = marker.rpartition(" ")
+    if word and number.isdigit() and has(f"marker.{word}"):
+        return f"{tr(f'marker.{word}')} {number}"
+    return term(marker)
+
+
+def term(value: str) -> str:
+    """A rules word (weapon, zone, state…) in the player's language; unknown words lose their underscores."""
+    return tr(f"term.{value}", value.replace("_", " "))
+
+
+def hotkey_label(i: int) -> str:
+    """The number key of the i-th choice: 1..9, then 0 for the tenth."""
+    return str(i + 1) if i < 9 else ("0" if i == 9 else "")
+
+
+def fmt_percent(p) -> str:
+    """An exact chance as a percentage with one decimal, with the decimal comma in French."""
+    text = f"{float(p) * 100:.1f} %"
+    return text.replace(".", ",") if language() == "fr" else text
 
 
 def fmt_number(v: float) -> str:

@@ -16,7 +16,7 @@ from ..rules.base import Army
 from .i18n import LANGUAGES, tr
 from .maplist import list_maps, list_saves
 from .maprender import load_map_picture, thumbnail
-from .settings import AI_SPEEDS, DEFAULT_KEYS, UI_SCALES
+from .settings import AI_SPEEDS, DEFAULT_KEYS, UI_SCALES, autosave_path
 from .widgets import ACCENT, BG, MUTED, PANEL, TEXT, TextInput, side_colour
 
 MODES = ("hotseat", "vs-ai", "ai-vs-ai")
@@ -364,7 +364,8 @@ class LoadScene:
                 stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(p.stat().st_mtime))
             except OSError:
                 stamp = ""
-            ui.button(surface, (x, y, lw, ui.s(36)), f"{p.stem} — {self.summaries.get(path, '')} — {stamp}",
+            name = tr("load.autosave") if Path(path) == autosave_path() else p.stem
+            ui.button(surface, (x, y, lw, ui.s(36)), f"{name} — {self.summaries.get(path, '')} — {stamp}",
                       lambda q=path: self.load(q), tooltip=path, size=18)
             y += ui.s(40)
         y = h - ui.s(200)

@@ -143,7 +143,8 @@ class UI:
 
     def button(self, surface: pygame.Surface, rect, label: str, on_click=None, *, tooltip: str = "",
                enabled: bool = True, selected: bool = False, icon: pygame.Surface | None = None,
-               hotkey: str = "", size: int = 20) -> Button:
+               hotkey: str = "", size: int = 20, stacked: bool = False) -> Button:
+        """A button; ``stacked`` puts the icon above a smaller label, so a narrow button still says what it does."""
         rect = pygame.Rect(rect)
         hover = rect.collidepoint(self.mouse) and enabled
         colour = ACCENT if selected else (PANEL_LIGHT if hover else PANEL)
@@ -151,16 +152,22 @@ class UI:
         pygame.draw.rect(surface, (90, 95, 108), rect, 1, border_radius=self.s(5))
         fg = (20, 20, 20) if selected else (TEXT if enabled else MUTED)
         x = rect.x + self.s(6)
-        if icon is not None:
-            ir = icon.get_rect(midleft=(x, rect.centery))
-            surface.blit(icon, ir)
-            x = ir.right + self.s(4)
-        if label:
-            width = rect.right - x - self.s(4)
-            if icon is None:
-                self.text(surface, label, rect.center, size, fg, "center", max_width=rect.w - self.s(8))
-            else:
-                self.text(surface, label, (x, rect.centery), size, fg, "midleft", max_width=width)
+        if stacked and icon is not None:
+            surface.blit(icon, icon.get_rect(midtop=(rect.centerx, rect.y + self.s(4))))
+            if label:
+                self.text(surface, label, (rect.centerx, rect.bottom - self.s(4)), 15, fg, "midbottom",
+                          max_width=rect.w - self.s(6))
+        else:
+            if icon is not None:
+                ir = icon.get_rect(midleft=(x, rect.centery))
+                surface.blit(icon, ir)
+                x = ir.right + self.s(4)
+            if label:
+                width = rect.right - x - self.s(4)
+                if icon is None:
+                    self.text(surface, label, rect.center, size, fg, "center", max_width=rect.w - self.s(8))
+                else:
+                    self.text(surface, label, (x, rect.centery), size, fg, "midleft", max_width=width)
         if hotkey:
             self.text(surface, hotkey, (rect.right - self.s(3), rect.top + self.s(2)), 14, MUTED, "topright")
         b = Button(rect, label, on_click, tooltip, enabled, selected, icon, hotkey)
