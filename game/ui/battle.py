@@ -140,8 +140,10 @@ class BattleScene(BattleDrawing):
         st = self.match.state
         self.figs = self.rules.figures(st, self.viewer)
         self.tokens = self.rules.tokens(st, self.viewer)
-        for f in self.rules.figures(st, None):
-            self.names.setdefault(f.id, f.name)
+        everyone = self.rules.figures(st, None)
+        shared = {f.name for f in everyone if sum(g.name == f.name for g in everyone) > 1}
+        for f in everyone:      # two sides' "Avatar 1" are told apart by their side in the log and lists
+            self.names.setdefault(f.id, f"{f.name} ({tr(f'side.short.{f.side}')})" if f.name in shared else f.name)
             self.sides.setdefault(f.id, f.side)
         log = self.match.log
         seen_viewer, seen_count, seen_last = self._log_mark
@@ -223,8 +225,8 @@ class BattleScene(BattleDrawing):
         actor = self.figure(d.figure) if d.figure else None
         if actor is not None and not self.map_rect.collidepoint(self.view.tile_centre(actor.tile)):
             self.centre_on_actor()
-        if d.kind not in ("action", "activate"):
-            self.chooser = list(d.options)
+        if d.kind not in ("action", "activate") and not any(o.path for o in d.options):
+            self.chooser = list(d.options)      # choices that move a figure are made on the map instead
 
     def candidates(self, d: Decision, tile) -> list[Option]:
         pool = self.groups(d).get(self.group, []) if self.group else d.options
@@ -332,28 +334,36 @@ class BattleScene(BattleDrawing):
         return None
 
     def option_label(self, o: Option) -> str:
-        """An option in words: the action, the figure it picks, its target or tile, its value and length."""
+        """An option in words: who acts (when it is a choice among figures), the action, its target, then
+        its weapon or value, the tile it ends on and the length of the way there."""
         d = self.decision
         picked = self.names.get(o.figure, str(o.figure)) if o.figure is not None and (
             d is None or o.figure != d.figure) else None
-        if o.value is not None and has(f"opt.{o.action}") and not isinstance(o.value, (dict, list, tuple)):
+        scalar = o.value is not None and not isinstance(o.value, (dict, list, tuple))
+        extras = []
+        if scalar and has(f"opt.{o.action}"):
             side = side_name(o.value) if isinstance(o.value, int) and not isinstance(o.value, bool) else ""
-            parts = [tr(f"opt.{o.action}", value=o.value, side=side, figure=picked or "")]
+            text = tr(f"opt.{o.action}", value=o.value, side=side, figure=picked or "")
         else:
-            parts = [action_label(o.action)]
-            if picked is not None:
-                parts.append(picked)
-            if o.value is not None and not isinstance(o.value, (dict, list, tuple)):
-                parts.append(term(str(o.value)))
+            if picked is None:
+                text = action_label(o.action)
+            elif o.action == "activate":
+                text = f"{action_label(o.action)} {picked}"
+            else:
+                text = f"{picked} : {action_label(o.action)}"
+            if scalar:
+                extras.append(term(str(o.value)))
         if o.target is not None:
-            parts.insert(1, self.names.get(o.target, str(o.target)))
-        elif o.tile is not None and picked is None:
-            parts.append(f"({o.tile[0]},{o.tile[1]})")
+            text += f" -> {self.names.get(o.target, str(o.target))}"
+        actor = self.figure(o.figure) if o.figure is not None else None
+        if o.tile is not None and (o.target is None or o.path) and \
+                not (picked is not None and actor is not None and tuple(actor.tile) == tuple(o.tile)):
+            extras.append(f"({o.tile[0]},{o.tile[1]})")
         if o.path and o.cost:
-            parts.append(tr("hud.pas", n=fmt_number(o.cost)))
+            extras.append(tr("hud.pas", n=fmt_number(o.cost)))
         if d is not None and o.figure in (d.info or {}).get("roll_required", ()):
-            parts.append(f"({tr('info.roll_required')})")
-        return " ".join(parts)
+            extras.append(tr("info.roll_required"))
+        return " · ".join([text, *extras])
 
     # --- saving ------------------------------------------------------------------------
 
@@ -627,6 +637,8 @@ class BattleScene(BattleDrawing):
         self.draw_bar(surface, d, human)
         if self.chooser and human:
             self.draw_chooser(surface)
+        elif human and d is not None:
+            self.draw_note(surface, d)
         self.draw_figure_info(surface)
         if self.show_help:
             self.draw_help(surface)

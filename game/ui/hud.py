@@ -366,6 +366,9 @@ class BattleDrawing:
                 if self.ai_job is not None:
                     who += " " + tr("hud.thinking") + "." * (int(time.monotonic() * 3) % 4)
             kind = tr(f"kind.{d.kind}", d.kind.replace("_", " "))
+            mode = (d.info or {}).get("mode") if isinstance(d.info, dict) else None
+            if isinstance(mode, str) and mode != "regular":      # a reaction, an ambush… is not a turn of one's own
+                kind += f" ({term(mode)})"
             actor = self.names.get(d.figure, "") if d.figure else ""
             label = f"{who} — {kind}" + (f" : {actor}" if actor else "")
             ui.text(surface, label, (x, bar.centery), 20, side_colour(d.side), "midleft", max_width=right - x - gap)
@@ -468,13 +471,25 @@ class BattleDrawing:
                       f"{self.chooser_page + 1}/{pages} >",
                       lambda: setattr(self, "chooser_page", (self.chooser_page + 1) % pages))
 
+    def draw_note(self, surface: pygame.Surface, d: Decision) -> None:
+        """The decision's note (who acts, what is asked) over the top of the map when no list shows it."""
+        text = self.decision_note(d)
+        if not text:
+            return
+        ui = self.app.ui
+        label = ui.render(text, 18, TEXT)
+        box = label.get_rect(midtop=(self.map_rect.centerx, self.map_rect.y + ui.s(6))).inflate(ui.s(16), ui.s(8))
+        pygame.draw.rect(surface, (14, 15, 20), box, border_radius=ui.s(4))
+        pygame.draw.rect(surface, side_colour(d.side), box, 1, border_radius=ui.s(4))
+        surface.blit(label, label.get_rect(center=box.center))
+
     def chooser_rect(self, w: int, h: int) -> pygame.Rect:
         """Where the list of choices goes: beside the map choices it lists (on the side away from them,
-        so they stay visible and clickable), or in the middle of the map for choices without a place."""
+        so they stay visible and clickable), or in the middle of the map when none has a place."""
         ui, d = self.app.ui, self.decision
         opts = self.chooser or []
-        spots = [self.points_at(d, o) for o in opts] if d is not None else []
-        if not spots or None in spots:
+        spots = [t for t in (self.points_at(d, o) for o in opts) if t is not None] if d is not None else []
+        if not spots:
             return pygame.Rect(self.map_rect.centerx - w // 2, self.map_rect.centery - h // 2, w, h)
         mean_x = sum(self.view.tile_centre(t)[0] for t in spots) / len(spots)
         x = self.map_rect.x + ui.s(8) if mean_x > self.map_rect.centerx else self.map_rect.right - w - ui.s(8)

@@ -281,7 +281,12 @@ def test_trap_tokens_laid_in_secret_show_only_as_unknown_to_the_enemy(app):
     click(app, button_at(app, "Trap tokens"))
     while match.pending.kind in ("trap_token", "trap_real", "flee"):
         d = match.pending
+        if d.kind == "flee":    # a choice that moves a figure is made on the map; its key lists it too
+            assert not scene.chooser and scene.group == "flee"
+            press(app, pygame.K_1)
         assert scene.chooser, "every map choice also has a list"
+        assert not any(scene.chooser_rect(340, 300).collidepoint(tile_pos(scene, o.tile)) for o in d.options), \
+            "the list leaves the map choices it lists in view"
         click(app, tile_pos(scene, d.options[-1].tile))
     assert {t.kind for t in scene.tokens} == {"real", "decoy"}
     while match.pending.side == layer:
