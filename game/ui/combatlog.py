@@ -49,8 +49,7 @@ def describe(event, names: dict[str, str]) -> str:
     """One line for an event; kinds without a template list their facts so nothing is ever hidden."""
     data = event.data if isinstance(event.data, dict) else {"value": event.data}
     values = Blank({k: _value(k, v, names) for k, v in data.items()})
-    template = next((tr(f"log.{event.kind}{v}") for v in VARIANTS
-                     if has(f"log.{event.kind}{v}") and _fields(tr(f"log.{event.kind}{v}")) <= set(data)), None)
+    template = sentence(event.kind, data)
     if event.kind == "dice":
         text = _dice(data, values)
     elif template is not None:
@@ -62,6 +61,15 @@ def describe(event, names: dict[str, str]) -> str:
     if event.rule:
         text += f" [§{event.rule}]" if event.rule[:1].isdigit() else f" [{event.rule}]"
     return text
+
+
+def sentence(kind: str, data: dict) -> str | None:
+    """The first wording of this kind of event whose blanks the event fills, or None."""
+    for variant in VARIANTS:
+        key = f"log.{kind}{variant}"
+        if has(key) and _fields(tr(key)) <= set(data):
+            return tr(key)
+    return None
 
 
 def _fields(template: str) -> set[str]:

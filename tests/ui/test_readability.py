@@ -1,0 +1,209 @@
+"""What a player reads: every event, choice and chance in words of their language, nothing hidden under a list."""
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.ai import make_player
+from game.engine.save import new_match, save_match
+from game.rules import names as rule_names
+from game.ui.battle import BattleScene
+from game.ui.combatlog import describe, sentence
+from game.ui.hud import action_label, fmt_percent, marker_label
+from game.ui.i18n import has, set_language
+from game.ui.scenes import LoadScene
+
+from .driver import button_at, click, eisdrachen_match, press, steps, tile_pos
+
+ROOT = Path(__file__).resolve().parents[2]
+MAP = ROOT / "maps" / "ruined_town.tmx"
+EMITTED = re.compile(r"""(?:\bev|\bEvent)\(\s*["']([a-z_]+)["']""")
+
+
+def played(rules: str, seed: int):
+    """A short battle between random players: the events and decisions a real game produces."""
+    match = new_match(MAP, rules, seed, max_turns=3)
+    players = {s: make_player("random", rules, seed * 7 + s) for s in match.rules.sides}
+    while match.pending is not None:
+        d = match.pending
+        match.answer(players[d.side].choose(match, d))
+    return match
+
+
+@pytest.fixture(scope="module")
+def games():
+    return {rules: [played(rules, seed) for seed in (1, 2)] for rules in rule_names()}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_every_event_kind_a_rule_module_emits_has_a_sentence(lang):
+    set_language(lang)
+    kinds = {k for path in (ROOT / "game" / "rules").rglob("*.py") for k in EMITTED.findall(path.read_text())}
+    assert len(kinds) > 40
+    missing = sorted(k for k in kinds - {"dice"} if not any(has(f"log.{k}{v}") for v in ("", ".b", ".c")))
+    assert missing == []
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_played_game_reads_as_sentences_with_every_dice_purpose_named(games, lang):
+    set_language(lang)
+    for matches in games.values():
+        for match in matches:
+            names = {f.id: f.name for f in match.rules.figures(match.state, None)}
+            for e in match.log:
+                if e.kind == "dice":
+                    assert has(f"purpose.{e.data['purpose']}"), e.data
+                else:
+                    assert sentence(e.kind, e.data) is not None, (e.kind, e.data)
+                line = describe(e, names)
+                assert "_" not in line and "{" not in line, line
+
+
+def test_a_yes_no_fact_reads_as_a_word_of_the_sentence():
+    set_language("fr")
+    token = type("E", (), {"kind": "trap_revealed", "rule": "4.6",
+                           "data": {"figure": "a1", "tile": [3, 4], "real": False, "token": "t1", "owner": 1}})
+    assert describe(token, {"a1": "Vétéran"}) == "Vétéran révèle un jeton en (3,4) : leurre [§4.6]"
+    roll = type("E", (), {"kind": "roll_result", "rule": "5.22", "data": {
+        "figure": "a1", "purpose": "action", "success": True, "critical_success": False,
+        "critical_failure": False, "ones": 0}})
+    assert describe(roll, {"a1": "Vétéran"}) == "Vétéran : jet d'action — réussite [§5.22]"
+
+
+def test_odds_read_as_words_and_percentages_and_rare_outcomes_are_summed(app):
+    set_language("fr")
+    match = new_match(MAP, "kolaps", 7)
+    scene = BattleScene(app, match, "hotseat")
+    app.push(scene)
+    steps(app, 2)
+    for _ in range(60):         # on to a character with an enemy in its sights
+        d = match.pending
+        if d.kind == "action" and any(o.action in ("shoot", "burst") for o in d.options):
+            break
+        end = scene.end_option(d) if d.kind == "action" else None
+        bold = d.options[-1] if d.kind == "bid" else d.options[0]     # high bids: offensive characters shoot
+        answer(app, scene, (end or bold).key)
+    shots = [o for o in match.pending.options if o.action in ("shoot", "burst")]
+    assert shots
+    for o in shots:
+        odds = match.rules.odds(match.state, o)
+        lines = scene.outcome_lines(odds.outcomes) + scene.detail_lines(odds.details)
+        assert lines and not any("_" in line for line in lines), lines
+        assert all(" 0,0 %" not in line for line in lines)
+        assert any(line.endswith(" %") and "," in line for line in lines)
+    rare = scene.outcome_lines({"hit": Fraction(1, 3), "critical": Fraction(1, 10000),
+                                "critical_failure": Fraction(2, 3) - Fraction(1, 10000)})
+    assert rare == ["touché  33,3 %", "échec critique  66,7 %", "autres issues (< 0,05 % chacune)  0,0 %"]
+    assert fmt_percent(Fraction(1, 8)) == "12,5 %"
+
+
+def test_a_narrow_action_bar_still_names_every_action(app):
+    match = eisdrachen_match(seed=5)
+    scene = BattleScene(app, match, "hotseat")
+    app.push(scene)
+    steps(app, 2)
+    click(app, button_at(app, "Roll"))
+    d = match.pending
+    fig = next(f for f in match.rules.figures(match.state, d.side) if f.id == d.options[0].figure)
+    click(app, tile_pos(scene, fig.tile))
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, w=800, h=600, size=(800, 600)))
+    steps(app, 2)
+    d = match.pending
+    bar = [b for b in app.ui.buttons if b.rect.top >= scene.bar_rect.top]
+    wanted = [action_label(a) for a in scene.bar_actions(d)]
+    assert len(scene.bar_actions(d)) >= 6
+    assert [b.label for b in bar][:len(wanted)] == wanted
+    assert all(b.rect.right <= 800 for b in bar)
+
+
+def test_key_0_answers_the_tenth_choice_of_a_list(app):
+    match = eisdrachen_match(seed=8, width=16, height=10)
+    scene = BattleScene(app, match, "hotseat")
+    app.push(scene)
+    steps(app, 2)
+    click(app, button_at(app, "Roll"))
+    d = match.pending
+    fig = next(f for f in match.rules.figures(match.state, d.side) if f.id == d.options[0].figure)
+    click(app, tile_pos(scene, fig.tile))
+    click(app, button_at(app, "Trap tokens"))
+    assert match.pending.kind == "trap_token" and len(scene.chooser) >= 10
+    tenth = scene.chooser[9]
+    press(app, pygame.K_0)
+    assert match.answers[-1] == tenth.key
+
+
+def kolaps_scene(app, lang="en"):
+    set_language(lang)
+    match = new_match(MAP, "kolaps", 7)
+    scene = BattleScene(app, match, "hotseat")
+    app.push(scene)
+    steps(app, 2)
+    return match, scene
+
+
+def answer(app, scene, key):
+    scene.answer(scene.match.pending.option(key))
+    steps(app, 2)
+    if scene.handover_to is not None:
+        scene.finish_handover()
+        steps(app, 1)
+
+
+def test_the_auction_shows_the_standing_bid_and_each_side_eligible_count(app):
+    match, scene = kolaps_scene(app)
+    answer(app, scene, "begin")
+    first = match.pending.side
+    assert scene.decision_note(match.pending).startswith("Opening bid")
+    answer(app, scene, "bid:2")
+    note = scene.decision_note(match.pending)
+    assert "Standing bid: 2" in note and scene.decision_note(match.pending).count("eligible: 5 blue, 5 red") == 1
+    assert f"({'Blue' if first == 0 else 'Red'} side)" in note
+    labels = [scene.option_label(o) for o in match.pending.options]
+    assert "Stop at 2" in labels and "Bid 3" in labels
+
+
+def test_offensive_picks_name_the_character_and_its_morale_and_who_starts_names_a_side(app):
+    match, scene = kolaps_scene(app)
+    answer(app, scene, "begin")
+    answer(app, scene, "bid:2")
+    answer(app, scene, "bid:0")
+    d = match.pending
+    assert d.kind == "offensive"
+    chars = {c.id: c for c in match.state.chars.values()}
+    for o in d.options:
+        assert scene.option_label(o) == f"{scene.names[o.figure]} (morale {chars[o.figure].morale})"
+    while match.pending.kind == "offensive":
+        answer(app, scene, match.pending.options[0].key)
+    assert match.pending.kind == "first_player"
+    assert sorted(scene.option_label(o) for o in match.pending.options) == ["Blue side starts", "Red side starts"]
+
+
+def test_same_named_figures_of_both_sides_are_told_apart(app):
+    match, scene = kolaps_scene(app, "fr")
+    assert scene.names["A1"] == "Avatar 1 (bleu)" and scene.names["B1"] == "Avatar 1 (rouge)"
+    assert marker_label("moral 4") == "moral 4" and marker_label("offensif") == "offensif"
+    set_language("en")
+    assert marker_label("moral 4") == "morale 4" and marker_label("au sol") == "prone"
+
+
+def test_a_loaded_hotseat_game_with_hidden_information_opens_on_the_hand_over(app, home, tmp_path):
+    match = new_match(MAP, "eisdrachen", 8)
+    match.answer(match.pending.options[0].key)
+    match.answer(next(o.key for o in match.pending.options if o.figure.endswith("2")))    # the sniper lays traps
+    match.answer("trap_open")
+    while match.pending.kind in ("trap_token", "trap_real", "flee"):
+        match.answer(match.pending.options[0].key)
+    path = tmp_path / "secret.json"
+    save_match(match, path)
+    load = LoadScene(app)
+    app.push(load)
+    steps(app, 1)
+    load.load(str(path))
+    steps(app, 2)
+    scene = app.scene
+    assert isinstance(scene, BattleScene) and scene.handover_to == match.pending.side
+    assert [b.label for b in app.ui.buttons] == ["I am ready"]
