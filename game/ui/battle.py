@@ -457,7 +457,16 @@ class BattleScene(BattleDrawing):
             option = d.option(self.fallback_ai.choose(self.match, d))
         self.last_ai = None if d.secret and self.mode != "ai-vs-ai" else option
         self.answer(option, by_human=False)
+        self.follow(self.last_ai)
         self.ai_ready_at = now + self.app.settings.ai_delay_ms / 1000.0
+
+    def follow(self, o: Option | None) -> None:
+        """Bring the figure the AI just moved into view when it acted off screen (and may be seen)."""
+        self.refresh()
+        f = self.figure(o.figure) if o is not None and o.figure is not None else None
+        if f is not None and f.alive and not self.map_rect.collidepoint(self.view.tile_centre(f.tile)):
+            self.view.centre = (f.tile[0] + 0.5, f.tile[1] + 0.5)
+            self.view.pan_pixels(0, 0)
 
     def finish_handover(self) -> None:
         self.moves.clear()      # what moved before the hand-over is shown where it stands now

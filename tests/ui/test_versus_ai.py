@@ -104,3 +104,30 @@ def test_ai_answers_come_one_by_one_at_the_set_speed_and_skip_runs_them_on(app):
     while time.monotonic() - start < 3.0 and len(match.answers) < paced + 10 and not match.over:
         app.step()
     assert match.over or len(match.answers) >= paced + 10
+
+
+def test_the_view_follows_an_ai_figure_that_moves_off_screen(app):
+    rules = get_rules("eisdrachen")
+    bf = field(90, 12)
+    match = Match(bf, rules, rules.default_armies(bf), 4)
+    scene = BattleScene(app, match, "vs-ai", human_side=0)
+    app.push(scene)
+    steps(app, 2)
+    scene.view.zoom = 2.0
+    scene.view.centre = (2, 6)      # the human's edge; the AI's army stands 85 tiles away
+    scene.view.pan_pixels(0, 0)
+    followed = []
+    for _ in range(3000):
+        d = match.pending
+        if d is not None and d.side == 0:
+            play_human(app, scene, match)
+            continue
+        before = len(match.answers)
+        app.step()
+        o = scene.last_ai
+        if len(match.answers) > before and o is not None and o.figure is not None and o.path:
+            mover = scene.figure(o.figure)
+            followed.append(scene.map_rect.collidepoint(scene.view.tile_centre(mover.tile)))
+            if len(followed) >= 3:
+                break
+    assert followed and all(followed)
