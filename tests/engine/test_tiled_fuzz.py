@@ -77,6 +77,7 @@ def check_loads_or_refuses(kind: str, path: Path, names: set[str]) -> str:
     except MapError as err:
         text = str(err)
         assert "\n" not in text, text
+        assert "MemoryError" not in text, f"the loader ran out of memory: {text}"
         assert any(n in err.place for n in names), f"the place '{err.place}' names none of {names}"
         problems = check_map(path)          # the validator reports the same refusal as one line
         assert any(pr.severity == "error" for pr in problems) and all("\n" not in pr.line() for pr in problems)
@@ -511,3 +512,19 @@ def test_a_reference_too_long_for_the_file_system_is_a_missing_file_not_a_crash(
         assert NET_MARK not in str(err) and "not found" in str(err), str(err)
     else:
         assert any("not found" in w for w in loaded.warnings), loaded.warnings
+
+
+@pytest.mark.parametrize("width,height", [(10**9, 128), (256, 10**9), (10**14, 10**14)])
+def test_a_tileset_image_declaring_a_huge_size_is_refused_at_once(tmp_path, width, height):
+    """Found by the long fuzzing run: pytmx cuts a tileset image into every tile it could hold, so an
+    image declared 10⁹ pixels wide took all the machine's memory before anything was refused."""
+    (tmp_path / "huge.tsx").write_bytes(TILESET.read_bytes().replace(
+        b'width="256" height="128"', f'width="{width}" height="{height}"'.encode(), 1))
+    map_path = tmp_path / "huge.tmx"
+    map_path.write_bytes(min(SHIPPED, key=lambda p: p.stat().st_size).read_bytes()
+                         .replace(b'source="terrain.tsx"', b'source="huge.tsx"'))
+    t0 = time.perf_counter()
+    with pytest.raises(MapError) as err:
+        load_map(map_path)
+    assert "huge.tmx" in str(err.value) and "more than" in str(err.value) and "MemoryError" not in str(err.value)
+    assert time.perf_counter() - t0 < 5
