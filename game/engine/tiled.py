@@ -497,6 +497,9 @@ class _Loader:
         image = ts.find("image")
         if image is not None:
             self.fix_image(image, ts_base, place, ts)
+            if (int(image.get("width")) // tw) * (int(image.get("height")) // th) > MAX_TILES:   # pytmx cuts them all
+                raise MapError(self.file, f"{place}: its image of {image.get('width')}×{image.get('height')} px "
+                                          f"holds more than {MAX_TILES} tiles")
         for tile in ts.findall("tile"):
             for group in tile.findall("objectgroup"):
                 if group.find("object") is not None:
