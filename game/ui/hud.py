@@ -444,7 +444,9 @@ class BattleDrawing:
         d = self.decision
         title = tr(f"kind.{d.kind}", d.kind.replace("_", " ")) if d is not None else ""
         bh = ui.s(34)
-        w = min(max(ui.s(340), ui.font(22).size(title)[0] + ui.s(24)), self.map_rect.w // 2)
+        labels = [self.option_label(o) for o in page]
+        widest = max([ui.font(22).size(title)[0]] + [ui.font(18).size(t)[0] + ui.s(56) for t in labels])
+        w = min(max(ui.s(340), widest + ui.s(24)), max(ui.s(340), self.map_rect.w // 2))
         note = ui.wrap(self.decision_note(d), 16, w - ui.s(20)) if d is not None else []
         top = ui.s(36) + len(note) * ui.s(18)
         h = top + ui.s(4) + len(page) * (bh + ui.s(4)) + (bh + ui.s(6) if pages > 1 else 0)
@@ -459,7 +461,7 @@ class BattleDrawing:
             odds = self.odds(o)
             tip = "\n".join(f"{odds_label(k, self.names)}: {fmt_percent(p)}" for k, p in odds.outcomes.items()) \
                 if odds is not None else ""
-            ui.button(surface, (box.x + ui.s(10), y, w - ui.s(20), bh), self.option_label(o),
+            ui.button(surface, (box.x + ui.s(10), y, w - ui.s(20), bh), labels[i],
                       lambda o=o: self.answer(o), tooltip=tip, hotkey=hotkey_label(i), size=18,
                       icon=icons.icon(o.action, ui.s(22)))
             y += bh + ui.s(4)
@@ -580,4 +582,6 @@ def fmt_percent(p) -> str:
 
 
 def fmt_number(v: float) -> str:
-    return f"{v:.1f}".rstrip("0").rstrip(".") if isinstance(v, float) else str(v)
+    """A length or a mean with at most one decimal, with the decimal comma in French."""
+    text = f"{v:.1f}".rstrip("0").rstrip(".") if isinstance(v, float) else str(v)
+    return text.replace(".", ",") if language() == "fr" else text

@@ -13,7 +13,7 @@ from game.engine.save import new_match, save_match
 from game.rules import names as rule_names
 from game.ui.battle import BattleScene
 from game.ui.combatlog import describe, sentence
-from game.ui.hud import action_label, fmt_percent, marker_label
+from game.ui.hud import action_label, fmt_number, fmt_percent, marker_label
 from game.ui.i18n import has, set_language
 from game.ui.scenes import LoadScene
 
@@ -22,6 +22,12 @@ from .driver import button_at, click, eisdrachen_match, press, steps, tile_pos
 ROOT = Path(__file__).resolve().parents[2]
 MAP = ROOT / "maps" / "ruined_town.tmx"
 EMITTED = re.compile(r"""(?:\bev|\bEvent)\(\s*["']([a-z_]+)["']""")
+OFFERED = re.compile(r'\bOption\(\s*f?"[^"]*",\s*"([a-z_]+)"')
+POSED = re.compile(r'\bDecision\(\s*[^,()]+,\s*"([a-z_]+)"|\bsub = \{"kind": "([a-z_]+)"')
+
+
+def rules_source() -> str:
+    return "\n".join(path.read_text() for path in (ROOT / "game" / "rules").rglob("*.py"))
 
 
 def played(rules: str, seed: int):
@@ -42,10 +48,20 @@ def games():
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_every_event_kind_a_rule_module_emits_has_a_sentence(lang):
     set_language(lang)
-    kinds = {k for path in (ROOT / "game" / "rules").rglob("*.py") for k in EMITTED.findall(path.read_text())}
+    kinds = set(EMITTED.findall(rules_source()))
     assert len(kinds) > 40
     missing = sorted(k for k in kinds - {"dice"} if not any(has(f"log.{k}{v}") for v in ("", ".b", ".c")))
     assert missing == []
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_every_action_and_decision_kind_a_rule_module_offers_has_a_label(lang):
+    set_language(lang)
+    actions = set(OFFERED.findall(rules_source()))
+    kinds = {a or b for a, b in POSED.findall(rules_source())}
+    assert len(actions) > 40 and len(kinds) > 15
+    assert sorted(a for a in actions if not has(f"action.{a}")) == []
+    assert sorted(k for k in kinds if not has(f"kind.{k}")) == []
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
@@ -98,7 +114,7 @@ def test_odds_read_as_words_and_percentages_and_rare_outcomes_are_summed(app):
     rare = scene.outcome_lines({"hit": Fraction(1, 3), "critical": Fraction(1, 10000),
                                 "critical_failure": Fraction(2, 3) - Fraction(1, 10000)})
     assert rare == ["touché  33,3 %", "échec critique  66,7 %", "autres issues (< 0,05 % chacune)  0,0 %"]
-    assert fmt_percent(Fraction(1, 8)) == "12,5 %"
+    assert fmt_percent(Fraction(1, 8)) == "12,5 %" and fmt_number(2.5) == "2,5" and fmt_number(3.0) == "3"
 
 
 def test_a_narrow_action_bar_still_names_every_action(app):
