@@ -15,7 +15,7 @@ import pygame
 from ..engine import space
 from ..engine.decision import Decision, Option
 from . import icons
-from .i18n import has, language, tr
+from .i18n import has, key_label, language, tr
 from .widgets import ACCENT, BAD, GOOD, MUTED, PANEL, TEXT, Button, side_colour
 
 AREA_KEYS = ("radius", "blast_radius", "blast")
@@ -70,7 +70,7 @@ class BattleDrawing:
 
     def draw_help(self, surface: pygame.Surface) -> None:
         ui = self.app.ui
-        keys = {k: v.upper() if len(v) == 1 else v for k, v in self.app.settings.keys.items()}
+        keys = {k: key_label(v) for k, v in self.app.settings.keys.items()}
         lines = [tr(f"help.{k}", **keys) for k in ("click", "cancel", "pan", "actions", "keep", "view")]
         w = min(self.map_rect.w - ui.s(40), ui.s(760))
         wrapped = [part for line in lines for part in ui.wrap(line, 20, w - ui.s(30))]
@@ -342,9 +342,9 @@ class BattleDrawing:
                    (tr("button.help"), lambda: setattr(self, "show_help", True), True, "F1"),
                    (tr("button.save"), self.save, True, "Ctrl+S"),
                    (tr("button.undo"), self.undo, self.can_undo(), "Ctrl+Z"),
-                   (tr("button.terrain"), self.toggle_terrain, True, self.app.settings.keys.get("terrain", ""))]
+                   (tr("button.terrain"), self.toggle_terrain, True, key_label(self.app.settings.keys.get("terrain", "")))]
         if self.ai_players:
-            buttons.append((tr("button.skip"), self.skip, True, self.app.settings.keys.get("skip", "")))
+            buttons.append((tr("button.skip"), self.skip, True, key_label(self.app.settings.keys.get("skip", ""))))
             buttons.append((tr("hud.ai") + " : " + tr(f"speed.{self.app.settings.ai_speed}"), self.cycle_speed, True,
                             ""))
         for label, cb, enabled, hk in buttons:
@@ -432,8 +432,8 @@ class BattleDrawing:
         if end is not None:
             rect = (r.right - ui.s(190), r.y + ui.s(7), ui.s(180), size)
             ui.button(surface, rect, action_label(end.action), lambda: self.answer(end),
-                      tooltip=tr(f"tip.{end.action}", action_label(end.action)) + f" [{self.app.settings.keys['end']}]",
-                      icon=icons.icon(end.action, ui.s(26)), hotkey=self.app.settings.keys["end"].upper(), size=18)
+                      tooltip=tr(f"tip.{end.action}", action_label(end.action)) + f" [{key_label(self.app.settings.keys['end'])}]",
+                      icon=icons.icon(end.action, ui.s(26)), hotkey=key_label(self.app.settings.keys["end"]), size=18)
 
     def draw_chooser(self, surface: pygame.Surface) -> None:
         ui = self.app.ui

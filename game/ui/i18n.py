@@ -39,3 +39,8 @@ def tr(key: str, default: str | None = None, **values) -> str:
         except (KeyError, IndexError, ValueError):
             return text
     return text
+
+
+def key_label(name: str) -> str:
+    """A key as printed on the keyboard: letters in capitals, named keys in the player's language."""
+    return name.upper() if len(name) == 1 else tr(f"keyname.{name}", name.capitalize())

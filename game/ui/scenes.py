@@ -13,7 +13,7 @@ from ..errors import EscarmoucheError
 from ..rules import get as get_rules
 from ..rules import names as rule_names
 from ..rules.base import Army
-from .i18n import LANGUAGES, tr
+from .i18n import LANGUAGES, key_label, tr
 from .maplist import list_maps, list_saves
 from .maprender import load_map_picture, thumbnail
 from .settings import AI_SPEEDS, DEFAULT_KEYS, UI_SCALES, autosave_path
@@ -440,7 +440,7 @@ class SettingsScene:
             cx = x + (i % 2) * (col_w + ui.s(30))
             cy = y + (i // 2) * ui.s(38)
             ui.text(surface, tr(f"key.{action}"), (cx, cy + ui.s(8)), 20, TEXT, max_width=col_w - ui.s(128))
-            label = "…" if self.rebinding == action else st.keys.get(action, "")
+            label = "…" if self.rebinding == action else key_label(st.keys.get(action, ""))
             ui.button(surface, (cx + col_w - ui.s(120), cy, ui.s(120), ui.s(32)), label,
                       lambda a=action: setattr(self, "rebinding", a), selected=(self.rebinding == action), size=18,
                       tooltip=tr("settings.rebind"))

@@ -64,10 +64,11 @@ def test_settings_change_language_speed_scale_and_a_key_and_persist(app, home):
     assert app.settings.language == "fr"
     click(app, button_at(app, "Lente"))
     click(app, button_at(app, "125 %"))
-    end_button = next(b for b in app.ui.buttons if b.label == "e")
+    end_button = next(b for b in app.ui.buttons if b.label == "E")
     click(app, end_button.rect.center)
     press(app, pygame.K_f)
     steps(app, 1)
+    assert any(b.label == "F" for b in app.ui.buttons) and any(b.label == "Échap" for b in app.ui.buttons)
     shot(app, "settings_fr.png")
     saved = json.loads(settings_path().read_text())
     assert saved["language"] == "fr" and saved["ai_speed"] == "slow" and saved["ui_scale"] == 1.25
