@@ -526,7 +526,7 @@ class BattleDrawing:
         f = self.figure_at(self.hover_tile)
         if f is None:
             return
-        lines = [f.name, tr("hud.health", hp=f.health[0], max=f.health[1]), side_name(f.side)]
+        lines = [f.name, health_label(self.rules.id, f.health), side_name(f.side)]
         lines += [marker_label(m) for m in f.markers]
         w = max(ui.font(18).size(t)[0] for t in lines) + ui.s(14)
         h = len(lines) * ui.s(18) + ui.s(10)
@@ -553,6 +553,12 @@ def odds_label(key: str, names: dict[str, str] | None = None) -> str:
         shown = (names or {}).get(n) or term(n)
         return tr(f"odds.{name}", f"{name.replace('_', ' ')} {{n}}", n=shown)
     return tr(f"odds.{name}", name.replace("_", " "))
+
+
+def health_label(rules_id: str, health: tuple[int, int]) -> str:
+    """Health in the rule system's own words (PV in Eisdrachen, free wound boxes in KOLAPS)."""
+    key = f"hud.health.{rules_id}" if has(f"hud.health.{rules_id}") else "hud.health"
+    return tr(key, hp=health[0], max=health[1])
 
 
 def marker_label(marker: str) -> str:

@@ -13,7 +13,7 @@ from ..errors import EscarmoucheError
 from ..rules import get as get_rules
 from ..rules import names as rule_names
 from ..rules.base import Army
-from .i18n import LANGUAGES, key_label, tr
+from .i18n import LANGUAGES, has, key_label, tr
 from .maplist import list_maps, list_saves
 from .maprender import load_map_picture, thumbnail
 from .settings import AI_SPEEDS, DEFAULT_KEYS, UI_SCALES, autosave_path
@@ -487,8 +487,9 @@ class ResultsScene:
             mine = [f for f in self.figures if f.side == side]
             alive = [f for f in mine if f.alive and f.health[0] > 0]
             hp = sum(max(0, f.health[0]) for f in alive)
-            ui.text(surface, tr("results.side_line", side=tr(f"side.{side}"), alive=len(alive), total=len(mine),
-                                hp=hp), (w // 2, y), 24, side_colour(side), "center")
+            line = f"results.side_line.{rules.id}" if has(f"results.side_line.{rules.id}") else "results.side_line"
+            ui.text(surface, tr(line, side=tr(f"side.{side}"), alive=len(alive), total=len(mine), hp=hp),
+                    (w // 2, y), 24, side_colour(side), "center")
             y += ui.s(34)
         bw, bh = ui.s(240), ui.s(48)
         pygame.draw.rect(surface, PANEL, (0, h - ui.s(100), w, ui.s(100)))

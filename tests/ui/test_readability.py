@@ -13,7 +13,7 @@ from game.engine.save import new_match, save_match
 from game.rules import names as rule_names
 from game.ui.battle import BattleScene
 from game.ui.combatlog import describe, sentence
-from game.ui.hud import action_label, fmt_number, fmt_percent, marker_label
+from game.ui.hud import action_label, fmt_number, fmt_percent, health_label, marker_label
 from game.ui.i18n import has, set_language
 from game.ui.scenes import LoadScene
 
@@ -198,12 +198,14 @@ def test_offensive_picks_name_the_character_and_its_morale_and_who_starts_names_
     assert sorted(scene.option_label(o) for o in match.pending.options) == ["Blue side starts", "Red side starts"]
 
 
-def test_same_named_figures_of_both_sides_are_told_apart(app):
+def test_same_named_figures_of_both_sides_are_told_apart_and_states_read_in_the_rules_words(app):
     match, scene = kolaps_scene(app, "fr")
     assert scene.names["A1"] == "Avatar 1 (bleu)" and scene.names["B1"] == "Avatar 1 (rouge)"
     assert marker_label("moral 4") == "moral 4" and marker_label("offensif") == "offensif"
     set_language("en")
     assert marker_label("moral 4") == "morale 4" and marker_label("au sol") == "prone"
+    assert health_label("kolaps", (11, 13)) == "Free wound boxes 11/13"
+    assert health_label("eisdrachen", (3, 5)) == "Health 3/5"
 
 
 def test_a_loaded_hotseat_game_with_hidden_information_opens_on_the_hand_over(app, home, tmp_path):
