@@ -17,13 +17,13 @@ class Blank(dict):
         return "?"
 
 
-def _value(key: str, value, names: dict[str, str]) -> str:
+def in_words(key: str, value, names: dict[str, str]) -> str:
     if isinstance(value, str) and value in names:
         return names[value]
     if isinstance(value, (list, tuple)):
         if key != "values" and len(value) == 2 and all(isinstance(v, int) for v in value):
             return f"({value[0]},{value[1]})"
-        return ", ".join(_value(key, v, names) for v in value)
+        return ", ".join(in_words(key, v, names) for v in value)
     if key in SIDE_KEYS and isinstance(value, int) and not isinstance(value, bool):
         return tr(f"side.{value}", str(value))
     if isinstance(value, str):
@@ -48,7 +48,7 @@ def _value(key: str, value, names: dict[str, str]) -> str:
 def describe(event, names: dict[str, str]) -> str:
     """One line for an event; kinds without a template list their facts so nothing is ever hidden."""
     data = event.data if isinstance(event.data, dict) else {"value": event.data}
-    values = Blank({k: _value(k, v, names) for k, v in data.items()})
+    values = Blank({k: in_words(k, v, names) for k, v in data.items()})
     template = sentence(event.kind, data)
     if event.kind == "dice":
         text = _dice(data, values)

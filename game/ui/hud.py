@@ -15,6 +15,7 @@ import pygame
 from ..engine import space
 from ..engine.decision import Decision, Option
 from . import icons
+from .combatlog import in_words
 from .i18n import has, key_label, language, tr
 from .widgets import ACCENT, BAD, GOOD, MUTED, PANEL, TEXT, Button, side_colour
 
@@ -504,16 +505,8 @@ class BattleDrawing:
         for key, v in info.items():
             if isinstance(v, dict):
                 values.update({f"{key}{k}": v[k] for k in v})
-            elif key in ("high_bidder", "side") and isinstance(v, int):
-                values[key] = side_name(v)
-            elif isinstance(v, str) and v in self.names:
-                values[key] = self.names[v]
-            elif isinstance(v, (list, tuple)):
-                values[key] = ", ".join(self.names.get(x, str(x)) if isinstance(x, str) else str(x) for x in v)
-            elif isinstance(v, str):
-                values[key] = term(v)
             elif v is not None:
-                values[key] = v
+                values[key] = in_words(key, v, self.names)
         for key in (f"info.{d.kind}", f"info.{d.kind}.open"):
             if has(key) and all(name in values for _, name, _, _ in Formatter().parse(tr(key)) if name):
                 return tr(key, **values)
