@@ -48,7 +48,8 @@ class BattleDrawing:
         if wx0 <= 0 and wy0 <= 0 and wx1 >= gw and wy1 >= gh:
             self.minimap_rect = None
             return
-        k = min(ui.s(170) / gw, ui.s(170) / gh)
+        side = min(ui.s(170), self.map_rect.w // 4, self.map_rect.h // 3)     # a small window keeps its map
+        k = min(side / gw, side / gh)
         size = (max(1, int(gw * k)), max(1, int(gh * k)))
         if self._minimap is None or self._minimap.get_size() != size:
             self._minimap = pygame.transform.smoothscale(self.base, size)

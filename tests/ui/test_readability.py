@@ -225,3 +225,16 @@ def test_a_loaded_hotseat_game_with_hidden_information_opens_on_the_hand_over(ap
     scene = app.scene
     assert isinstance(scene, BattleScene) and scene.handover_to == match.pending.side
     assert [b.label for b in app.ui.buttons] == ["I am ready"]
+
+
+def test_the_minimap_of_a_small_window_leaves_most_of_the_map_in_view(app):
+    match = eisdrachen_match(seed=3, width=80, height=60)
+    scene = BattleScene(app, match, "hotseat")
+    app.push(scene)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, w=800, h=600, size=(800, 600)))
+    steps(app, 3)
+    scene.view.zoom = 2.0
+    scene.view.pan_pixels(0, 0)
+    steps(app, 1)
+    r = scene.minimap_rect
+    assert r is not None and r.w <= scene.map_rect.w // 4 and r.h <= scene.map_rect.h // 3
