@@ -10,6 +10,7 @@ per test (``tools/fuzz_long.py`` runs 10,000); ``STATS`` counts what happened, f
 from __future__ import annotations
 
 import base64
+import copy
 import gzip
 import json
 import os
@@ -165,7 +166,7 @@ def mutate_tree(data, root: ET.Element) -> None:
     elif op == "del_elem" and el in parents:
         parents[el].remove(el)
     elif op == "dup_elem" and el in parents:
-        parents[el].append(ET.fromstring(ET.tostring(el)))
+        parents[el].append(copy.deepcopy(el))
     elif op == "text":
         el.text = data.draw(st.one_of(st.sampled_from(WEIRD_VALUES), st.text(max_size=30)))
     elif op == "move" and el in parents:
