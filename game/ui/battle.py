@@ -423,6 +423,9 @@ class BattleScene(BattleDrawing):
             return
         if d.side in self.ai_players:
             self._run_ai(d)
+            if self.decision is not d:      # the AI answered: the next decision is set up next frame, afresh
+                self.refresh()
+                return
         else:
             self.fast_forward = False
             if self.mode == "hotseat" and self.viewer != d.side:

@@ -2,16 +2,21 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pygame
+import pytest
 
 from game.engine.match import Match
+from game.engine.save import new_match
 from game.rules import get as get_rules
 from game.ui.app import run
 from game.ui.battle import BattleScene
 from game.ui.scenes import ResultsScene
 
 from .driver import field, play_human, shot, steps, write_map
+
+MAP = Path(__file__).resolve().parents[2] / "maps" / "ruined_town.tmx"
 
 
 def test_versus_ai_game_is_played_to_the_results_screen(app):
@@ -131,3 +136,24 @@ def test_the_view_follows_an_ai_figure_that_moves_off_screen(app):
             if len(followed) >= 3:
                 break
     assert followed and all(followed)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_after_an_ai_answer_the_human_never_sees_a_list_of_the_ai_decision(app, seed):
+    match = new_match(MAP, "kolaps", seed, max_turns=2)
+    scene = BattleScene(app, match, "vs-ai", human_side=0)
+    app.push(scene)
+    ai_kinds = set()
+    for _ in range(3000):
+        d = match.pending
+        if d is None:
+            break
+        if scene.chooser:
+            keys = {o.key for o in d.options}
+            assert all(o.key in keys for o in scene.chooser), (d.kind, [o.key for o in scene.chooser])
+        if d.side == 0 and scene.human_turn():
+            play_human(app, scene, match)
+        else:
+            ai_kinds.add(d.kind)
+            app.step()
+    assert "first_player" in ai_kinds or "offensive" in ai_kinds      # the AI did answer a listed decision
