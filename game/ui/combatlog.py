@@ -91,8 +91,8 @@ def _dice(data: dict, values: dict) -> str:
                 values=values.get("values", ""))]
     if data.get("reroll") is True:
         parts.append(tr("log.reroll"))
-    if "needed" in data:
-        parts.append(tr("log.needed", n=values["needed"]))
+    if "needed" in data:        # a threshold ("5+"), or a range of faces ("1-2")
+        parts.append(tr("log.needed_faces" if isinstance(data["needed"], str) else "log.needed", n=values["needed"]))
     if "fails_on" in data:
         parts.append(tr("log.fails_on", n=values["fails_on"]))
     if "target" in data:

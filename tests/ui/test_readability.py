@@ -88,6 +88,9 @@ def test_a_yes_no_fact_reads_as_a_word_of_the_sentence():
         "figure": "a1", "purpose": "action", "success": True, "critical_success": False,
         "critical_failure": False, "ones": 0}})
     assert describe(roll, {"a1": "Vétéran"}) == "Vétéran : jet d'action — réussite [§5.22]"
+    bleed = type("E", (), {"kind": "dice", "rule": "5.23", "data": {
+        "figure": "a1", "purpose": "hemorrhage", "values": [6], "sides": 6, "needed": "1-2"}})
+    assert describe(bleed, {"a1": "Vétéran"}) == "Vétéran lance hémorragie : 6 (d6) - il faut 1-2 [§5.23]"
 
 
 def test_odds_read_as_words_and_percentages_and_rare_outcomes_are_summed(app):
