@@ -18,6 +18,7 @@ import pygame
 from ..ai import make_player
 from ..ai.random_player import RandomPlayer
 from ..engine.decision import Decision, Option
+from ..engine.events import Event
 from ..engine.save import save_match
 from ..errors import EscarmoucheError
 from .combatlog import Blank, describe
@@ -96,6 +97,7 @@ class BattleScene(BattleDrawing):
         self._cache_key = None
         self.version = 0
         self._log_mark = (None, 0, None)
+        self._last_move = None
         self._odds_cache: dict[str, object] = {}
         self._reach_layer = None
         self._reach_key = None
@@ -150,12 +152,31 @@ class BattleScene(BattleDrawing):
         if seen_viewer == self.viewer and 0 < seen_count <= len(log) and log[seen_count - 1] is seen_last:
             new = log[seen_count:]          # the log only grew: describe the new events alone
         else:
-            new, self.log_lines, self.log_sides = log, [], []
-        shown = [e for e in new if e.seen_by(self.viewer)]
-        self.log_lines = self.log_lines + [describe(e, self.names) for e in shown]
-        self.log_sides = self.log_sides + [self.event_side(e) for e in shown]
+            new, self.log_lines, self.log_sides, self._last_move = log, [], [], None
+        lines, sides = list(self.log_lines), list(self.log_sides)
+        for e in (e for e in new if e.seen_by(self.viewer)):
+            walk = self.walk_on(e)
+            if walk is not None:        # one step after another of the same figure: one line for the walk
+                lines[-1] = describe(walk, self.names)
+                self._last_move = walk
+                continue
+            lines.append(describe(e, self.names))
+            sides.append(self.event_side(e))
+            self._last_move = e if e.kind == "moved" else None
+        self.log_lines, self.log_sides = lines, sides
         self._log_mark = (self.viewer, len(log), log[-1] if log else None)
         self._odds_cache.clear()
+
+    def walk_on(self, event) -> Event | None:
+        """The last logged move carried on by this one (same figure, starting where it stopped), or None."""
+        last = self._last_move
+        if event.kind != "moved" or last is None or not isinstance(event.data, dict):
+            return None
+        start, end = event.data.get("frm", event.data.get("from")), last.data.get("to")
+        if event.data.get("figure") != last.data.get("figure") or start is None or end is None \
+                or tuple(start) != tuple(end):
+            return None
+        return Event("moved", {**last.data, "to": event.data.get("to")}, last.visible_to, last.rule)
 
     def event_side(self, event) -> int | None:
         """The side an event is about (its acting figure's, or its own ``side``), to colour the log."""

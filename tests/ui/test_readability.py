@@ -241,3 +241,21 @@ def test_the_minimap_of_a_small_window_leaves_most_of_the_map_in_view(app):
     steps(app, 1)
     r = scene.minimap_rect
     assert r is not None and r.w <= scene.map_rect.w // 4 and r.h <= scene.map_rect.h // 3
+
+
+def test_a_run_step_by_step_reads_as_one_line_from_start_to_end(app):
+    match, scene = kolaps_scene(app)
+    for _ in range(40):
+        d = match.pending
+        if d.kind == "action" and any(o.action == "run" for o in d.options):
+            break
+        answer(app, scene, d.options[0].key)
+    d = match.pending
+    run = max((o for o in d.options if o.action == "run"), key=lambda o: len(o.path))
+    start = scene.figure(d.figure).tile
+    answer(app, scene, run.key)
+    steps_logged = [e for e in match.log if e.kind == "moved" and e.data["figure"] == d.figure]
+    assert len(steps_logged) > 1
+    moves = [line for line in scene.log_lines if line.startswith(f"{scene.names[d.figure]} moves")]
+    assert moves == [f"{scene.names[d.figure]} moves ({start[0]},{start[1]}) -> "
+                     f"({run.tile[0]},{run.tile[1]}) [§5.3]"]
