@@ -64,12 +64,12 @@ def describe(event, names: dict[str, str]) -> str:
 
 
 def sentence(kind: str, data: dict) -> str | None:
-    """The first wording of this kind of event whose blanks the event fills, or None."""
-    for variant in VARIANTS:
-        key = f"log.{kind}{variant}"
-        if has(key) and _fields(tr(key)) <= set(data):
-            return tr(key)
-    return None
+    """The first wording of this kind of event whose blanks the event fills (with facts rather than
+    empty values when a wording allows it: an initial morale has no "before"), or None."""
+    fitting = [tr(f"log.{kind}{v}") for v in VARIANTS if has(f"log.{kind}{v}")
+               and _fields(tr(f"log.{kind}{v}")) <= set(data)]
+    full = [t for t in fitting if all(data[name] is not None for name in _fields(t))]
+    return (full or fitting or [None])[0]
 
 
 def _fields(template: str) -> set[str]:

@@ -91,6 +91,9 @@ def test_a_yes_no_fact_reads_as_a_word_of_the_sentence():
     bleed = type("E", (), {"kind": "dice", "rule": "5.23", "data": {
         "figure": "a1", "purpose": "hemorrhage", "values": [6], "sides": 6, "needed": "1-2"}})
     assert describe(bleed, {"a1": "Vétéran"}) == "Vétéran lance hémorragie : 6 (d6) - il faut 1-2 [§5.23]"
+    first = type("E", (), {"kind": "morale", "rule": "5.21", "data": {
+        "figure": "a1", "before": None, "after": 5, "cause": "initial"}})
+    assert describe(first, {"a1": "Vétéran"}) == "Vétéran : moral 5 (initial) [§5.21]"
 
 
 def test_odds_read_as_words_and_percentages_and_rare_outcomes_are_summed(app):
