@@ -1,29 +1,24 @@
-"""Which maps the New-battle screen offers: the shipped ones and the player's own maps folder."""
+"""Which maps the New-battle screen offers (the shipped ones and the player's own maps folder), and saves."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from .settings import saves_dir, user_maps_dir
+from ..engine.mapfolders import MapEntry, read_entry
+from ..engine.mapfolders import list_maps as folder_maps
+from ..engine.tiled import DEFAULT_CM_PER_TILE
+from .settings import saves_dir
 
-SHIPPED_MAPS = Path(__file__).resolve().parents[2] / "maps"
+
+def list_maps() -> list[MapEntry]:
+    """Shipped maps first, then the user's (whose folder is created so players find it)."""
+    return folder_maps(create_user_dir=True)
 
 
-def list_maps() -> list[Path]:
-    """Shipped maps first, then the user's; the engine's own listing wins once it exists."""
-    try:
-        from ..engine.mapfolders import list_maps as engine_list
-    except ImportError:
-        engine_list = None
-    if engine_list is not None:
-        try:
-            return [Path(p) for p in engine_list()]
-        except Exception:  # a broken helper must not close the menu
-            pass
-    found: list[Path] = []
-    for folder in (SHIPPED_MAPS, user_maps_dir()):
-        if folder.is_dir():
-            found.extend(sorted(folder.glob("*.tmx")))
-    return found
+def entry_for(path: str | Path) -> MapEntry:
+    """The menu's entry for a map picked by path; a file that is not a map says so instead of a size."""
+    p = Path(path)
+    entry = read_entry(p)
+    return entry if entry is not None else MapEntry(p, p.stem, (0, 0), DEFAULT_CM_PER_TILE, error="not a Tiled map")
 
 
 def list_saves() -> list[Path]:

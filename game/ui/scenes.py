@@ -13,11 +13,12 @@ from ..errors import EscarmoucheError
 from ..rules import get as get_rules
 from ..rules import names as rule_names
 from ..rules.base import Army
+from .hud import fmt_number
 from .i18n import LANGUAGES, has, key_label, tr
-from .maplist import list_maps, list_saves
+from .maplist import entry_for, list_maps, list_saves
 from .maprender import load_map_picture, thumbnail
 from .settings import AI_SPEEDS, DEFAULT_KEYS, UI_SCALES, autosave_path
-from .widgets import ACCENT, BG, MUTED, PANEL, TEXT, TextInput, side_colour
+from .widgets import ACCENT, BAD, BG, MUTED, PANEL, TEXT, TextInput, side_colour
 
 MODES = ("hotseat", "vs-ai", "ai-vs-ai")
 FIXED_KEYS = ("id", "name", "tile", "x", "y")
@@ -70,7 +71,8 @@ class SetupScene:
 
     def __init__(self, app):
         self.app = app
-        self.maps = [str(p) for p in list_maps()]
+        self.entries = {str(e.path): e for e in list_maps()}
+        self.maps = list(self.entries)
         self.map_path: str | None = self.maps[0] if self.maps else None
         self.path_input = TextInput()
         self.rules_list = rule_names()
@@ -143,6 +145,26 @@ class SetupScene:
         elif event.type == pygame.MOUSEWHEEL:
             self.map_scroll = max(0, min(max(0, len(self.maps) - 1), self.map_scroll - event.y))
 
+    def map_facts(self, path: str) -> str:
+        """Size in tiles and scale, as the map's header gives them."""
+        e = self.entries.get(path)
+        if e is None:
+            return ""
+        return tr("setup.map_facts", w=e.size[0], h=e.size[1], cm=fmt_number(e.cm_per_tile))
+
+    def map_error(self, path: str) -> str:
+        """Why a map cannot be played, on one line: its header cannot be read, or loading it failed."""
+        e = self.entries.get(path)
+        thumb = self.thumbs.get(path)
+        text = e.error if e is not None and e.error else thumb if isinstance(thumb, str) else ""
+        return " ".join(text.split())
+
+    def player_note(self, side: int) -> str:
+        """Who plays this army when it is not two people: " (vous)" or " (IA)"."""
+        if self.mode == "vs-ai":
+            return tr("setup.played_by_you" if side == self.human_side else "setup.played_by_ai")
+        return tr("setup.played_by_ai") if self.mode == "ai-vs-ai" else ""
+
     def pick_map(self, path: str) -> None:
         self.map_path = path
 
@@ -156,6 +178,7 @@ class SetupScene:
             return
         if str(p) not in self.maps:
             self.maps.append(str(p))
+            self.entries[str(p)] = entry_for(p)
         self.map_path = str(p)
 
     def add_figure(self, side: int, archetype: dict) -> None:
@@ -216,7 +239,12 @@ class SetupScene:
             else:
                 tx = rect.x + ui.s(10)
             colour = (20, 20, 20) if path == self.map_path else TEXT
-            ui.text(surface, Path(path).stem, (tx, rect.centery), 20, colour, "midleft",
+            entry = self.entries.get(path)
+            ui.text(surface, entry.name if entry else Path(path).stem, (tx, rect.centery - ui.s(2)), 20, colour,
+                    "bottomleft", max_width=rect.right - tx - 4)
+            error = self.map_error(path)
+            ui.text(surface, error or self.map_facts(path), (tx, rect.centery + ui.s(2)), 16,
+                    BAD if error else (colour if path == self.map_path else MUTED), "topleft",
                     max_width=rect.right - tx - 4)
             y += row
         if not self.maps:
@@ -264,8 +292,8 @@ class SetupScene:
                 ui.text(surface, line, (x, y), 18, (230, 120, 110))
                 y += ui.s(20)
         for army in self.armies or []:
-            ui.text(surface, f"{tr(f'side.{army.side}')} — {army.name}", (x, y), 20, side_colour(army.side),
-                    max_width=col)
+            ui.text(surface, f"{tr(f'side.{army.side}')} — {army.name}{self.player_note(army.side)}", (x, y), 20,
+                    side_colour(army.side), max_width=col)
             y += ui.s(24)
             for i, fig in enumerate(army.figures):
                 if y > h - ui.s(150):

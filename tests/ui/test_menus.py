@@ -88,3 +88,52 @@ def test_no_argument_opens_the_main_menu(home, tmp_path):
     png = tmp_path / "menu.png"
     assert run({"frames": 3, "screenshot": str(png), "fps": 0}) == 0
     assert pygame.image.load(str(png)).get_size() == (1280, 720)
+
+
+def drawn_texts(app) -> list[str]:
+    """Every text the next frame draws."""
+    seen = []
+    draw = app.ui.text
+    app.ui.text = lambda surface, text, *a, **k: (seen.append(text), draw(surface, text, *a, **k))[1]
+    app.step()
+    app.ui.text = draw
+    return seen
+
+
+def test_each_map_of_the_list_shows_its_size_and_scale_or_why_it_cannot_be_played(app, home):
+    from game.ui.i18n import set_language
+
+    meadow = write_map(home / "data" / "maps" / "meadow.tmx", 14, 9)
+    meadow.write_text(meadow.read_text().replace(
+        '<layer id="1"', '<properties><property name="cm_per_tile" type="float" value="5"/></properties>\n <layer id="1"'))
+    (home / "data" / "maps" / "broken.tmx").write_text("<map width='3'", encoding="utf-8")
+    set_language("fr")
+    app.push(SetupScene(app))
+    setup = app.scene
+    for _ in range(len(setup.maps) + 2):
+        app.step()
+    texts = drawn_texts(app)
+    shot(app, "setup_map_list.png")
+    set_language("en")
+    assert "14 × 9 cases · 5 cm par case" in texts
+    broken = next(p for p in setup.maps if p.endswith("broken.tmx"))
+    error = setup.map_error(broken)
+    assert error and "\n" not in error and any(error[:30] in t for t in texts)
+    shipped = [e for e in setup.entries.values() if e.shipped]
+    assert shipped and all(f"{e.size[0]} × {e.size[1]} cases" in " ".join(texts) for e in shipped[:3])
+
+
+def test_versus_ai_lets_the_player_pick_a_side_and_the_army_panel_says_which_one_is_theirs(app, home):
+    app.push(SetupScene(app))
+    setup = app.scene
+    for _ in range(len(setup.maps) + 2):
+        app.step()
+    click(app, button_at(app, "Versus AI"))
+    click(app, button_at(app, "Red side"))
+    assert setup.mode == "vs-ai" and setup.human_side == 1
+    texts = drawn_texts(app)
+    names = {a.side: a.name for a in setup.armies}
+    assert f"Red side — {names[1]} (you)" in texts and f"Blue side — {names[0]} (AI)" in texts
+    click(app, button_at(app, "Start"))
+    battle = app.scene
+    assert isinstance(battle, BattleScene) and battle.human_side == 1 and set(battle.ai_players) == {0}
