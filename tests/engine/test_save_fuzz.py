@@ -227,3 +227,15 @@ def test_a_figure_that_is_not_a_record_is_refused_naming_the_file(saves, rules, 
     with pytest.raises(SaveError) as err:
         load_match(path)
     assert str(path) in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("field", ["seed", "max_turns", "side"])
+def test_an_infinite_number_is_refused_naming_the_file(saves, field, tmp_path):
+    """Found by the long fuzzing run: ``int(inf)`` raised OverflowError out of ``load_match``."""
+    doc = json.loads(json.dumps(saves["eisdrachen"]))
+    (doc["armies"][0] if field == "side" else doc)[field] = float("inf")
+    path = tmp_path / "infinite.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(SaveError) as err:
+        load_match(path)
+    assert str(path) in str(err.value) and "\n" not in str(err.value)
