@@ -119,7 +119,7 @@ def match_from_json(data: dict, place: str = "save", map_override: str | Path | 
         raise
     except EscarmoucheError as e:
         raise SaveError(place, e.message) from None
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:
         raise SaveError(place, f"missing or malformed field ({e.__class__.__name__}: {e})") from None
     from .tiled import load_battlefield
 
@@ -130,7 +130,7 @@ def match_from_json(data: dict, place: str = "save", map_override: str | Path | 
         match = Match(battlefield, rules, armies, seed, max_turns, str(map_path.resolve()))
     except EscarmoucheError as e:
         raise SaveError(place, str(e)) from None
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as e:
         raise SaveError(place, f"its armies cannot be set up ({e.__class__.__name__}: {e})") from None
     for i, key in enumerate(answers, 1):
         try:
