@@ -54,6 +54,22 @@ class AIJob:
 
 
 
+def thing_labels(state) -> dict[str, str]:
+    """Names of the objects on the field a rule state lists (emplacements, items…) by id, with their tile,
+    so an answer or a log line reads "Mitrailleuse (5,6)" rather than the rules' internal "e1"."""
+    out = {}
+    for things in vars(state).values() if hasattr(state, "__dict__") else ():
+        if not isinstance(things, list):
+            continue
+        for t in things:
+            thing_id, name = getattr(t, "id", None), getattr(t, "name", None)
+            tiles = getattr(t, "tiles", None) or [getattr(t, "tile", None)]
+            if isinstance(thing_id, str) and isinstance(name, str) and tiles and tiles[0] is not None:
+                x, y = tiles[0]
+                out[thing_id] = f"{term(name)} ({x},{y})"
+    return out
+
+
 class BattleScene(BattleDrawing):
     def __init__(self, app, match, mode: str = "hotseat", human_side: int = 0, loaded=None,
                  save_path: str | Path | None = None, ai_name: str = "tactical"):
@@ -147,6 +163,8 @@ class BattleScene(BattleDrawing):
         for f in everyone:      # two sides' "Avatar 1" are told apart by their side in the log and lists
             self.names.setdefault(f.id, f"{f.name} ({tr(f'side.short.{f.side}')})" if f.name in shared else f.name)
             self.sides.setdefault(f.id, f.side)
+        for thing_id, label in thing_labels(st).items():
+            self.names.setdefault(thing_id, label)
         log = self.match.log
         seen_viewer, seen_count, seen_last = self._log_mark
         if seen_viewer == self.viewer and 0 < seen_count <= len(log) and log[seen_count - 1] is seen_last:
@@ -373,7 +391,8 @@ class BattleScene(BattleDrawing):
             else:
                 text = f"{picked} : {action_label(o.action)}"
             if scalar:
-                extras.append(term(str(o.value)))
+                extras.append(self.names.get(o.value) if isinstance(o.value, str) and o.value in self.names
+                              else term(str(o.value)))
         if o.target is not None:
             text += f" -> {self.names.get(o.target, str(o.target))}"
         actor = self.figure(o.figure) if o.figure is not None else None
@@ -514,6 +533,8 @@ class BattleScene(BattleDrawing):
             if event.type == pygame.MOUSEBUTTONUP and event.button == 1 or \
                     event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_SPACE):
                 self.finish_handover()
+            elif event.type == pygame.KEYDOWN and event.mod & pygame.KMOD_CTRL and self.key_is(event, "save"):
+                self.save()     # a save file holds the answers, which the screen never shows: nothing leaks
             return
         if event.type == pygame.MOUSEMOTION:
             self.hover_tile = self.view.tile_at(event.pos)
@@ -643,6 +664,7 @@ class BattleScene(BattleDrawing):
         surface.fill(BG)
         if self.handover_to is not None:
             self.draw_handover(surface)
+            self.draw_status(surface)
             return
         self.view.blit_layer(surface, self.base)
         if self.show_terrain:
@@ -675,6 +697,10 @@ class BattleScene(BattleDrawing):
         self.draw_figure_info(surface)
         if self.show_help:
             self.draw_help(surface)
+        self.draw_status(surface)
+
+    def draw_status(self, surface: pygame.Surface) -> None:
+        ui = self.app.ui
         if self.status and time.monotonic() < self.status_until:
             colour = BAD if self.status.startswith("!") else ACCENT
             ui.text(surface, self.status.lstrip("! "), (self.map_rect.x + ui.s(8), self.map_rect.bottom - ui.s(6)),

@@ -79,16 +79,20 @@ def _fields(template: str) -> set[str]:
 
 def _dice(data: dict, values: dict) -> str:
     purpose = str(data.get("purpose", ""))
+    rolled = values.get("values", "")
+    faces = data.get("values") or []
     if data.get("figure") is not None:
         who = values["figure"]
     elif isinstance(data.get("side"), int):
         who = tr(f"side.{data['side']}", str(data["side"]))
+    elif len(faces) == 2:       # a roll-off between the sides: one die each, side 0's first
+        who = tr("log.each_side")
+        rolled = ", ".join(f"{tr(f'side.{i}')} {v}" for i, v in enumerate(faces))
     else:
         who = tr("log.someone")
     parts = [tr("log.dice", who=who,
                 purpose=tr(f"purpose.{purpose}", purpose.replace("_", " ")),
-                n=len(data.get("values", []) or []), sides=data.get("sides", 6),
-                values=values.get("values", ""))]
+                n=len(faces), sides=data.get("sides", 6), values=rolled)]
     if data.get("reroll") is True:
         parts.append(tr("log.reroll"))
     if "needed" in data:        # a threshold ("5+"), or a range of faces ("1-2")

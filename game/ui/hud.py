@@ -95,6 +95,8 @@ class BattleDrawing:
         ui.text(surface, tr("handover.title", side=side_name(self.handover_to)), (w // 2, h // 2 - ui.s(40)),
                 40, TEXT, "center")
         ui.text(surface, tr("handover.hint"), (w // 2, h // 2 + ui.s(10)), 22, MUTED, "center")
+        ui.text(surface, tr("handover.save", shortcut="Ctrl+" + key_label(self.app.settings.keys.get("save", "s"))),
+                (w // 2, h // 2 + ui.s(120)), 18, MUTED, "center")
         ui.button(surface, (w // 2 - ui.s(110), h // 2 + ui.s(50), ui.s(220), ui.s(44)), tr("handover.ready"),
                   self.finish_handover)
 

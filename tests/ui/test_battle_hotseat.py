@@ -112,7 +112,7 @@ def fake_match(seed=1):
     return Match(bf, rules, rules.default_armies(bf), seed)
 
 
-def test_handover_hides_the_battlefield_when_a_secret_decision_changes_hands(app):
+def test_handover_hides_the_battlefield_when_a_secret_decision_changes_hands_and_ctrl_s_still_saves(app):
     match = fake_match()
     scene = start(app, match)
     assert match.pending.kind == "bid" and match.pending.secret
@@ -127,6 +127,9 @@ def test_handover_hides_the_battlefield_when_a_secret_decision_changes_hands(app
     colours = {tuple(picture.get_at((x, y)))[:3] for x in range(0, 1280, 8) for y in range(60, 720, 8)}
     assert (70, 130, 230) not in colours and (220, 70, 60) not in colours
     assert scene.log_lines == [] or all("2" not in line for line in scene.log_lines if "Bid" in line)
+    press(app, pygame.K_s, pygame.KMOD_LCTRL)      # saving reveals nothing, so it works here too
+    assert scene.handover_to == 1 and scene.save_path is not None and scene.save_path.is_file()
+    assert json.loads(scene.save_path.read_text())["answers"] == match.answers
     click(app, button_at(app, "I am ready"))
     assert scene.handover_to is None and scene.viewer == 1
     steps(app, 1)

@@ -262,3 +262,39 @@ def test_a_run_step_by_step_reads_as_one_line_from_start_to_end(app):
     moves = [line for line in scene.log_lines if line.startswith(f"{scene.names[d.figure]} moves")]
     assert moves == [f"{scene.names[d.figure]} moves ({start[0]},{start[1]}) -> "
                      f"({run.tile[0]},{run.tile[1]}) [§5.3]"]
+
+
+def test_a_roll_off_between_the_sides_names_each_side_and_its_die():
+    set_language("fr")
+    roll_off = type("E", (), {"kind": "dice", "rule": "3.1", "data": {
+        "figure": None, "purpose": "first_speaker_roll_off", "values": [3, 5], "sides": 6}})
+    assert describe(roll_off, {}) == \
+        "Chaque camp lance qui parle en premier : Camp bleu 3, Camp rouge 5 (d6) [§3.1]"
+
+
+def test_emplacement_answers_and_log_name_the_emplacement_and_its_tile_not_its_id(app):
+    from game.engine.battlefield import MapObject
+    from game.engine.match import Match
+    from game.rules import get as get_rules
+
+    from .driver import field
+
+    set_language("fr")
+    rules = get_rules("eisdrachen")
+    bf = field(14, 10)
+    bf.objects.append(MapObject("emplacement", "Tourelle", tuple((0, y) for y in range(1, 9)),
+                                {"weapon": "machine_gun"}))
+    match = Match(bf, rules, rules.default_armies(bf), 5)
+    match.answer("roll")
+    match.answer(next(o.key for o in match.pending.options if o.action == "activate"))
+    scene = BattleScene(app, match, "hotseat")
+    app.push(scene)
+    steps(app, 2)
+    d = match.pending
+    used = [o for o in d.options if o.action in ("use_fire", "sabotage") and o.value]
+    assert {o.action for o in used} == {"use_fire", "sabotage"}
+    labels = [scene.option_label(o) for o in used]
+    assert all("Tourelle (0,1)" in label and str(used[0].value) not in label.split() for label in labels), labels
+    scene.answer(next(o for o in used if o.action == "sabotage"))
+    steps(app, 2)
+    assert any("Tourelle (0,1)" in line for line in scene.log_lines[-3:]), scene.log_lines[-3:]
