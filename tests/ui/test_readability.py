@@ -64,6 +64,23 @@ def test_every_action_and_decision_kind_a_rule_module_offers_has_a_label(lang):
     assert sorted(k for k in kinds if not has(f"kind.{k}")) == []
 
 
+ROLLED = re.compile(r'''(?:\.roll|\.test|\.passes|_dice_event)\(\s*[^,()"]+,\s*(?:[^,()"]+(?:\([^()]*\))?[^,()"]*,\s*)?'''
+                    r'''"([a-z_]+)"|["']purpose["']\s*:\s*["']([a-z_]+)["']''')
+ACTION_TUPLE = re.compile(r'^[A-Z_]*(?:ACTIONS|ATTACKS) = \(([^)]*)\)', re.M)
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_every_dice_purpose_and_listed_action_of_a_rule_module_has_words(lang):
+    """Rolls a short game may never make (a critical wound's location, a sixth fatigue point) still read."""
+    set_language(lang)
+    purposes = {a or b for a, b in ROLLED.findall(rules_source())}
+    actions = {a for group in ACTION_TUPLE.findall(rules_source()) for a in re.findall(r'"([a-z_]+)"', group)}
+    assert {"severity", "critical_location", "first_speaker_roll_off", "trap", "wound"} <= purposes
+    assert "throw" in actions
+    assert sorted(p for p in purposes if not has(f"purpose.{p}")) == []
+    assert sorted(a for a in actions if not has(f"action.{a}")) == []
+
+
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_a_played_game_reads_as_sentences_with_every_dice_purpose_named(games, lang):
     set_language(lang)
@@ -298,3 +315,58 @@ def test_emplacement_answers_and_log_name_the_emplacement_and_its_tile_not_its_i
     scene.answer(next(o for o in used if o.action == "sabotage"))
     steps(app, 2)
     assert any("Tourelle (0,1)" in line for line in scene.log_lines[-3:]), scene.log_lines[-3:]
+
+
+RAW_KEY = re.compile(r"\b(?:action|log|kind|purpose|event|reason|opt|info|term|phase|marker|odds|hud|tip|status)"
+                     r"\.[a-z_]|[{}]")
+WORDED = ("action.", "kind.", "purpose.", "event.", "reason.", "phase.", "opt.")
+
+
+class Missed(dict):
+    """A language table that notes every key the window asked for and did not find."""
+
+    def __init__(self, table, missed):
+        super().__init__(table)
+        self.missed = missed
+
+    def get(self, key, default=None):
+        if key not in self and key.startswith(WORDED):
+            self.missed.add(key)
+        return super().get(key, default)
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("rules", rule_names())
+def test_games_between_ais_show_no_raw_key_in_log_buttons_or_prompts(app, monkeypatch, rules, lang):
+    """Every registered module, played in the hot-seat window by random players: what the window draws
+    (log, buttons, notes, choice labels) is words, and no wording falls back to a bare key."""
+    from game.ui import i18n
+
+    set_language(lang)
+    missed: set[str] = set()
+    for name in ("fr", "en"):
+        monkeypatch.setitem(i18n._tables, name, Missed(i18n._table(name), missed))
+    drawn: list[str] = []
+    render = app.ui.render
+    monkeypatch.setattr(app.ui, "render", lambda text, *a, **k: (drawn.append(text), render(text, *a, **k))[1])
+    for seed in (3, 4):
+        match = new_match(MAP, rules, seed, max_turns=2)
+        players = {s: make_player("random", rules, seed * 5 + s) for s in match.rules.sides}
+        scene = BattleScene(app, match, "hotseat")
+        app.scenes = [scene]
+        steps(app, 2)
+        for _ in range(300):
+            if scene.handover_to is not None:
+                scene.finish_handover()
+                steps(app, 1)
+            d = match.pending
+            if d is None:
+                break
+            drawn.extend(scene.option_label(o) for o in d.options)
+            drawn.append(scene.decision_note(d))
+            scene.answer(d.option(players[d.side].choose(match, d)))
+            steps(app, 1)
+        drawn.extend(scene.log_lines)
+        assert len(match.answers) > 20 and len(scene.log_lines) > 20
+    raw = sorted({t for t in drawn if RAW_KEY.search(t)})
+    assert raw == [] and sorted(missed) == []
