@@ -19,8 +19,8 @@ os.environ.setdefault("ESCARMOUCHE_HOME", tempfile.mkdtemp(prefix="escarmouche-b
 
 import pygame  # noqa: E402
 
+from game.engine.mapfolders import shipped_maps_dir  # noqa: E402
 from game.ui.app import App, start_battle  # noqa: E402
-from game.ui.maplist import SHIPPED_MAPS  # noqa: E402
 from game.ui.maprender import load_map_picture  # noqa: E402
 from game.ui.mapview import ZOOMS  # noqa: E402
 from game.ui.settings import Settings  # noqa: E402
@@ -28,12 +28,12 @@ from game.ui.settings import Settings  # noqa: E402
 
 def largest_map() -> Path:
     best, size = None, -1
-    for path in sorted(SHIPPED_MAPS.glob("*.tmx")):
+    for path in sorted(shipped_maps_dir().glob("*.tmx")):
         _, bf = load_map_picture(path)
         if bf.width * bf.height > size:
             best, size = path, bf.width * bf.height
     if best is None:
-        sys.exit(f"no map in {SHIPPED_MAPS}")
+        sys.exit(f"no map in {shipped_maps_dir()}")
     return best
 
 
