@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import IllegalAnswer
-from ..rules.base import Army, Outcome, RuleModule, canonical
+from ..rules.base import Army, Outcome, RuleModule
 from .battlefield import Battlefield
 from .decision import Decision, Option
 from .dice import Dice

@@ -59,6 +59,16 @@ class TokenView:
 
 
 @dataclass
+class ObjectView:
+    """A thing on the ground the rules know by id (an emplacement, an item…), as one viewer sees it."""
+
+    id: str
+    name: str
+    tiles: tuple[Tile, ...]
+    state: str = ""
+
+
+@dataclass
 class Odds:
     """Exact outcome distribution of an option, before commitment.
 
@@ -123,6 +133,10 @@ class RuleModule(ABC):
         """Figures as ``viewer`` may see them (None: everything, for tests and replays)."""
 
     def tokens(self, state: Any, viewer: int | None) -> list[TokenView]:
+        return []
+
+    def objects(self, state: Any, viewer: int | None) -> list[ObjectView]:
+        """Objects on the field that options and events name by id."""
         return []
 
     def odds(self, state: Any, option: Option) -> Odds | None:

@@ -52,24 +52,6 @@ class AIJob:
             self.done.set()
 
 
-
-
-def thing_labels(state) -> dict[str, str]:
-    """Names of the objects on the field a rule state lists (emplacements, items…) by id, with their tile,
-    so an answer or a log line reads "Mitrailleuse (5,6)" rather than the rules' internal "e1"."""
-    out = {}
-    for things in vars(state).values() if hasattr(state, "__dict__") else ():
-        if not isinstance(things, list):
-            continue
-        for t in things:
-            thing_id, name = getattr(t, "id", None), getattr(t, "name", None)
-            tiles = getattr(t, "tiles", None) or [getattr(t, "tile", None)]
-            if isinstance(thing_id, str) and isinstance(name, str) and tiles and tiles[0] is not None:
-                x, y = tiles[0]
-                out[thing_id] = f"{term(name)} ({x},{y})"
-    return out
-
-
 class BattleScene(BattleDrawing):
     def __init__(self, app, match, mode: str = "hotseat", human_side: int = 0, loaded=None,
                  save_path: str | Path | None = None, ai_name: str = "tactical"):
@@ -163,8 +145,9 @@ class BattleScene(BattleDrawing):
         for f in everyone:      # two sides' "Avatar 1" are told apart by their side in the log and lists
             self.names.setdefault(f.id, f"{f.name} ({tr(f'side.short.{f.side}')})" if f.name in shared else f.name)
             self.sides.setdefault(f.id, f.side)
-        for thing_id, label in thing_labels(st).items():
-            self.names.setdefault(thing_id, label)
+        for thing in self.rules.objects(st, self.viewer):   # "Mitrailleuse (5,6)", not the rules' "e1"
+            x, y = thing.tiles[0]
+            self.names.setdefault(thing.id, f"{term(thing.name)} ({x},{y})")
         log = self.match.log
         seen_viewer, seen_count, seen_last = self._log_mark
         if seen_viewer == self.viewer and 0 < seen_count <= len(log) and log[seen_count - 1] is seen_last:
@@ -659,7 +642,6 @@ class BattleScene(BattleDrawing):
         self.view.viewport = self.map_rect
 
     def draw(self, surface: pygame.Surface) -> None:
-        ui = self.app.ui
         self.layout()
         surface.fill(BG)
         if self.handover_to is not None:

@@ -27,7 +27,7 @@ from ...engine.dice import Dice, mean
 from ...engine.events import Event
 from ...engine.tokens import Token
 from ...errors import RulesError
-from ..base import Army, FigureView, Odds, Outcome, RuleModule, TokenView
+from ..base import Army, FigureView, ObjectView, Odds, Outcome, RuleModule, TokenView
 from . import actions as act
 from .combat import dodge_on, melee_profile, shot_attacks, strike, weapon
 from .odds import attack_loss, kill_chance, labelled, melee_losses, mixture
@@ -425,6 +425,10 @@ class Eisdrachen(RuleModule):
 
     def tokens(self, state: State, viewer: int | None) -> list[TokenView]:
         return [TokenView(t.id, t.tile, t.owner, t.seen_as(viewer)) for t in state.tokens]
+
+    def objects(self, state: State, viewer: int | None) -> list[ObjectView]:
+        return [ObjectView(e.id, e.name, tuple(e.tiles), "working" if e.working else "broken")
+                for e in state.emplacements] + [ObjectView(i.id, i.name, (i.tile,)) for i in state.items]
 
     # --- odds ------------------------------------------------------------------------------
 
