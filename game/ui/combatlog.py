@@ -85,7 +85,7 @@ def _dice(data: dict, values: dict) -> str:
         who = values["figure"]
     elif isinstance(data.get("side"), int):
         who = tr(f"side.{data['side']}", str(data["side"]))
-    elif len(faces) == 2:       # a roll-off between the sides: one die each, side 0's first
+    elif data.get("per_side"):     # a roll-off between the sides: one die each, side 0's first
         who = tr("log.each_side")
         rolled = ", ".join(f"{tr(f'side.{i}')} {v}" for i, v in enumerate(faces))
     else:

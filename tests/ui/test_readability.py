@@ -284,7 +284,7 @@ def test_a_run_step_by_step_reads_as_one_line_from_start_to_end(app):
 def test_a_roll_off_between_the_sides_names_each_side_and_its_die():
     set_language("fr")
     roll_off = type("E", (), {"kind": "dice", "rule": "3.1", "data": {
-        "figure": None, "purpose": "first_speaker_roll_off", "values": [3, 5], "sides": 6}})
+        "figure": None, "purpose": "first_speaker_roll_off", "values": [3, 5], "sides": 6, "per_side": True}})
     assert describe(roll_off, {}) == \
         "Chaque camp lance qui parle en premier : Camp bleu 3, Camp rouge 5 (d6) [§3.1]"
 

@@ -92,7 +92,7 @@ def op_setup(ctx: Ctx, st: dict) -> None:
             ch.morale = initial_morale(ch.rng_initial, d)
         ctx.ev("morale", "5.21", figure=ch.id, before=None, after=ch.morale, cause="initial")
     while True:
-        a, b = ctx.roll(None, "first_speaker_roll_off", 2, "3.1")
+        a, b = ctx.roll(None, "first_speaker_roll_off", 2, "3.1", per_side=True)
         if a != b:
             break
     state.first_speaker = 0 if a > b else 1
