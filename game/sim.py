@@ -67,23 +67,39 @@ class Report:
 
 
 def engine_invariants(match: Match) -> list[str]:
-    """Checks every rule module must satisfy, whatever its rules."""
-    bf, out = match.battlefield, []
-    views = [f for f in match.rules.figures(match.state, None) if f.alive]
+    """Checks every rule module must satisfy, whatever its rules: where figures stand, what each side sees."""
+    bf, rules, out = match.battlefield, match.rules, []
+    views = [f for f in rules.figures(match.state, None) if f.alive]
     seen: dict = {}
     for f in views:
         if not bf.inside(f.tile):
             out.append(f"{f.id} stands outside the map at {f.tile}")
-        elif f.tile in seen:
+            continue
+        if f.tile in seen:
             out.append(f"{f.id} and {seen[f.tile]} share tile {f.tile}")
         seen[f.tile] = f.id
+        x, y = f.tile
+        if bf.blocks_move[y, x] and not bf.perch[y, x]:
+            out.append(f"{f.id} stands on a wall at {f.tile}")
+        if bf.door_shut(f.tile):
+            out.append(f"{f.id} stands in a shut door at {f.tile}")
         if not 0 <= f.health[0] <= f.health[1]:
             out.append(f"{f.id} health {f.health} out of bounds")
-    for side in match.rules.sides:
+    hidden = {f.id for f in views if "hidden" in f.markers}
+    for side in rules.sides:
+        view = rules.figures(match.state, side)
         own = {f.id for f in views if f.side == side}
-        shown = {f.id for f in match.rules.figures(match.state, side) if f.side == side}
+        shown = {f.id for f in view if f.side == side}
         if own - shown:
             out.append(f"side {side} cannot see its own figures {sorted(own - shown)}")
+        for f in view:
+            if f.side == side:
+                continue
+            if f.id in hidden:
+                out.append(f"side {side} sees hidden enemy {f.id}")
+            leaked = [m for m in f.markers if m in rules.secret_markers]
+            if leaked:
+                out.append(f"side {side} sees the secret markers {leaked} of {f.id}")
         for t in match.rules.tokens(match.state, side):
             if t.owner != side and t.kind != "unknown":
                 out.append(f"side {side} sees the nature of enemy token {t.id}")

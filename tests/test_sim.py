@@ -91,6 +91,8 @@ def test_saved_games_replay_to_the_same_digest_after_every_answer(rules, tmp_pat
 class LeakyToy(ToyRules):
     """Toy rules whose east figure is hidden yet shown to the west, with a secret marker."""
 
+    secret_markers = ("hidden", "embuscade")
+
     def figures(self, state, viewer):
         return [FigureView(f.id, f.side, f.tile, f.id, (1, 1), ("hidden", "embuscade") if f.side == 1 else ())
                 for f in state.figures.values()]
@@ -101,17 +103,17 @@ def _toy_match(rules) -> Match:
     return Match(bf, rules, rules.default_armies(bf), seed=1)
 
 
-def test_the_soak_checks_report_a_figure_on_a_wall_or_in_a_shut_door():
+def test_engine_invariants_report_a_figure_on_a_wall_or_in_a_shut_door():
     match = _toy_match(ToyRules())
-    assert soak_tool.standing_and_secrecy(match) == []
+    assert engine_invariants(match) == []
     match.battlefield.blocks_move[0, 0] = True
     match.battlefield.door[0, 5] = Door.LOCKED
-    found = soak_tool.standing_and_secrecy(match)
+    found = engine_invariants(match)
     assert any("w stands on a wall" in v for v in found) and any("e stands in a shut door" in v for v in found)
 
 
-def test_the_soak_checks_report_hidden_figures_and_secret_markers_in_the_enemy_view():
-    found = soak_tool.standing_and_secrecy(_toy_match(LeakyToy()))
+def test_engine_invariants_report_hidden_figures_and_secret_markers_in_the_enemy_view():
+    found = engine_invariants(_toy_match(LeakyToy()))
     assert "side 0 sees hidden enemy e" in found
     assert any("secret markers" in v and "embuscade" in v for v in found)
 

@@ -111,6 +111,9 @@ def match_from_json(data: dict, place: str = "save", map_override: str | Path | 
         if str(rules_info.get("version")) != rules.version:
             raise SaveError(place, f"made with {rules.id} rules version {rules_info.get('version')}, "
                                    f"this game has version {rules.version}")
+        if str(rules_info.get("data_hash")) != rules.data_hash():
+            raise SaveError(place, f"made with {rules.id} data files {rules_info.get('data_hash')}, this game's "
+                                   f"are {rules.data_hash()}: its answers would not replay the same game")
         map_path = Path(map_override or map_info["path"])
         armies = [Army.from_json(a) for a in data["armies"]]
         seed, max_turns = int(data["seed"]), int(data["max_turns"])
@@ -125,6 +128,9 @@ def match_from_json(data: dict, place: str = "save", map_override: str | Path | 
 
     if not map_path.exists():
         raise SaveError(place, f"its map {map_path} is missing")
+    if not map_override and str(map_info.get("hash")) != file_hash(map_path):
+        raise SaveError(place, f"its map {map_path} has changed since the save (map {map_info.get('hash')}, "
+                               f"now {file_hash(map_path)}): its answers would not replay the same game")
     try:
         battlefield = load_battlefield(map_path)
         match = Match(battlefield, rules, armies, seed, max_turns, str(map_path.resolve()))

@@ -95,6 +95,7 @@ class RuleModule(ABC):
     names: dict[str, str] = {}
     sides = (0, 1)
     default_max_turns: int = 12
+    secret_markers: tuple[str, ...] = ("hidden",)   # figure markers only the figure's own side may see
 
     @property
     @abstractmethod

@@ -104,3 +104,35 @@ def test_a_bad_save_gives_one_line_naming_the_file(tmp_path, text, message):
     with pytest.raises(SaveError) as err:
         read_save(path)
     assert message in str(err.value) and str(path) in str(err.value) and "\n" not in str(err.value)
+
+
+def _saved_match(tmp_path):
+    from pathlib import Path
+
+    from game.engine.save import new_match, to_json
+
+    src = Path(__file__).resolve().parents[2] / "maps" / "ruined_town.tmx"
+    tmx = tmp_path / "ruined_town.tmx"
+    tmx.write_text(src.read_text(encoding="utf-8").replace('source="', f'source="{src.parent}/'),
+                   encoding="utf-8")
+    match = new_match(tmx, "eisdrachen", 3)
+    return tmx, to_json(match)
+
+
+def test_a_save_whose_rule_data_changed_is_refused_naming_both(tmp_path):
+    from game.engine.save import match_from_json
+
+    _, data = _saved_match(tmp_path)
+    data["rules"]["data_hash"] = "0123456789abcdef"
+    with pytest.raises(SaveError, match="data files 0123456789abcdef, this game's are"):
+        match_from_json(data, "s.json")
+
+
+def test_a_save_whose_map_changed_is_refused_naming_both(tmp_path):
+    from game.engine.save import match_from_json
+
+    tmx, data = _saved_match(tmp_path)
+    assert match_from_json(data, "s.json").digest() == data["digest"]
+    tmx.write_text(tmx.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    with pytest.raises(SaveError, match="has changed since the save"):
+        match_from_json(data, "s.json")

@@ -34,7 +34,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted((ROOT / "maps").glob("*.tmx"))
 TILESET = ROOT / "maps" / "terrain.tsx"
 # real maps by others (the shared test data, never copied into the repository): the long run sets it
-EXTERNAL = Path(os.environ.get("ESCARMOUCHE_EXTERNAL_MAPS", "/nonexistent"))
+EXTERNAL = Path(os.environ.get("ESCARMOUCHE_EXTERNAL_MAPS",
+                               Path(__file__).resolve().parents[2] / ".." / "shared" / "maps-external"))
 CASES = int(os.environ.get("ESCARMOUCHE_FUZZ_CASES", "0"))
 LONG = CASES > 0
 STATS: Counter = Counter()
@@ -458,7 +459,7 @@ def _is_json_map(path: Path) -> bool:
 @pytest.fixture(scope="module")
 def external(tmp_path_factory) -> Path:
     if not EXTERNAL.is_dir():
-        pytest.skip("set ESCARMOUCHE_EXTERNAL_MAPS to a folder of real Tiled maps (tools/fuzz_long.py does)")
+        pytest.skip("../shared/maps-external is not beside the repository (or set ESCARMOUCHE_EXTERNAL_MAPS)")
     copy = tmp_path_factory.mktemp("external") / "maps"
     shutil.copytree(EXTERNAL, copy)
     return copy

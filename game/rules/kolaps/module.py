@@ -35,6 +35,7 @@ class Kolaps(RuleModule):
     id = "kolaps"
     names = {"fr": "KOLAPS : Ground Zero", "en": "KOLAPS: Ground Zero"}
     default_max_turns = 10
+    secret_markers = ("hidden", "embuscade")
 
     def __init__(self, data_path: Path = DATA_FILE):
         self._path = data_path
