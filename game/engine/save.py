@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 from .. import __version__
-from ..errors import EscarmoucheError, SaveError
+from ..errors import EscarmoucheError, RulesError, SaveError
 from ..rules import get as get_rules
 from ..rules.base import Army
 from .match import Match
@@ -29,7 +29,12 @@ def new_match(map_path: str | Path, rules_name: str, seed: int, armies: list[Arm
     battlefield = load_battlefield(map_path)
     rules = get_rules(rules_name)
     armies = armies or rules.default_armies(battlefield)
-    return Match(battlefield, rules, armies, seed, max_turns, str(Path(map_path).resolve()))
+    try:
+        return Match(battlefield, rules, armies, seed, max_turns, str(Path(map_path).resolve()))
+    except RulesError as e:
+        if e.place == "map":
+            raise RulesError(str(map_path), e.message) from None
+        raise
 
 
 def file_hash(path: str | Path) -> str:

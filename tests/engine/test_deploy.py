@@ -50,3 +50,14 @@ def test_a_figure_with_its_own_tile_keeps_it():
 def test_two_figures_given_the_same_tile_are_refused():
     with pytest.raises(RulesError, match="cannot stand on tile"):
         deploy(Battlefield.open_ground(6, 6), {0: [{"tile": [1, 1]}], 1: [{"tile": [1, 1]}]})
+
+
+def test_a_map_file_too_small_to_play_on_is_named_in_the_refusal(tmp_path):
+    from game.engine.save import new_match
+
+    tmx = tmp_path / "tiny.tmx"
+    tmx.write_text('<?xml version="1.0"?><map version="1.10" orientation="orthogonal" width="1" height="1" '
+                   'tilewidth="32" tileheight="32"><layer id="1" name="g" width="1" height="1">'
+                   '<data encoding="csv">0</data></layer></map>', encoding="utf-8")
+    with pytest.raises(RulesError, match=r"tiny\.tmx: no tile where side 1 may stand"):
+        new_match(tmx, "eisdrachen", 1)
