@@ -108,27 +108,56 @@ def read_save(path: str | Path) -> dict:
     return data
 
 
+_KIND_NAMES = {dict: "a record", list: "a list", str: "a text", int: "a whole number"}
+
+
+def _field(data, dotted: str, kind: type, place: str):
+    """The value at a dotted path of the save, or a SaveError naming the field and what it should be."""
+    value = data
+    for part in dotted.split("."):
+        if not isinstance(value, dict) or part not in value:
+            raise SaveError(place, f"field '{dotted}' is missing")
+        value = value[part]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise SaveError(place, f"field '{dotted}' should be {_KIND_NAMES[kind]}, not {type(value).__name__}")
+    return value
+
+
+def _armies(data: dict, place: str) -> list[Army]:
+    armies = []
+    for i, army in enumerate(_field(data, "armies", list, place)):
+        where = f"armies.{i}"
+        if not isinstance(army, dict):
+            raise SaveError(place, f"field '{where}' should be a record")
+        figures = _field(army, "figures", list, f"{place}: {where}")
+        if not all(isinstance(f, dict) for f in figures):
+            raise SaveError(place, f"field '{where}.figures' should hold records")
+        armies.append(Army(_field(army, "side", int, f"{place}: {where}"),
+                           _field(army, "name", str, f"{place}: {where}"), figures))
+    return armies
+
+
 def match_from_json(data: dict, place: str = "save", map_override: str | Path | None = None) -> Match:
     """Rebuild a match by replaying every answer; each must be legal where it stands."""
     try:
-        rules_info, map_info = data["rules"], data["map"]
-        rules = get_rules(str(rules_info["id"]))
-        if str(rules_info.get("version")) != rules.version:
-            raise SaveError(place, f"made with {rules.id} rules version {rules_info.get('version')}, "
-                                   f"this game has version {rules.version}")
-        if str(rules_info.get("data_hash")) != rules.data_hash():
-            raise SaveError(place, f"made with {rules.id} data files {rules_info.get('data_hash')}, this game's "
-                                   f"are {rules.data_hash()}: its answers would not replay the same game")
-        map_path = Path(map_override or map_info["path"])
-        armies = [Army.from_json(a) for a in data["armies"]]
-        seed, max_turns = int(data["seed"]), int(data["max_turns"])
-        answers = [str(a) for a in data["answers"]]
-    except SaveError:
-        raise
+        rules = get_rules(_field(data, "rules.id", str, place))
     except EscarmoucheError as e:
         raise SaveError(place, e.message) from None
-    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:
-        raise SaveError(place, f"missing or malformed field ({e.__class__.__name__}: {e})") from None
+    rules_info, map_info = data["rules"], _field(data, "map", dict, place)
+    if str(rules_info.get("version")) != rules.version:
+        raise SaveError(place, f"made with {rules.id} rules version {rules_info.get('version')}, "
+                               f"this game has version {rules.version}")
+    if str(rules_info.get("data_hash")) != rules.data_hash():
+        raise SaveError(place, f"made with {rules.id} data files {rules_info.get('data_hash')}, this game's "
+                               f"are {rules.data_hash()}: its answers would not replay the same game")
+    map_path = Path(map_override or _field(data, "map.path", str, place))
+    armies = _armies(data, place)
+    seed, max_turns = _field(data, "seed", int, place), _field(data, "max_turns", int, place)
+    if max_turns < 0:
+        raise SaveError(place, f"field 'max_turns' should be 0 or more, not {max_turns}")
+    answers = _field(data, "answers", list, place)
+    if not all(isinstance(a, str) for a in answers):
+        raise SaveError(place, "field 'answers' should hold texts only")
     from .tiled import load_battlefield
 
     if not map_path.exists():

@@ -136,3 +136,21 @@ def test_a_save_whose_map_changed_is_refused_naming_both(tmp_path):
     tmx.write_text(tmx.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     with pytest.raises(SaveError, match="has changed since the save"):
         match_from_json(data, "s.json")
+
+
+@pytest.mark.parametrize("edit,message", [
+    (lambda d: d.pop("seed"), "field 'seed' is missing"),
+    (lambda d: d.update(seed="7"), "field 'seed' should be a whole number, not str"),
+    (lambda d: d["map"].pop("path"), "field 'map.path' is missing"),
+    (lambda d: d.update(armies=[1]), "field 'armies.0' should be a record"),
+    (lambda d: d["armies"][0].update(side=None), "armies.0: field 'side' should be a whole number"),
+    (lambda d: d.update(answers=[1]), "field 'answers' should hold texts only"),
+    (lambda d: d.update(max_turns=-1), "field 'max_turns' should be 0 or more"),
+])
+def test_a_malformed_save_names_the_field_that_is_wrong(tmp_path, edit, message):
+    from game.engine.save import match_from_json
+
+    _, data = _saved_match(tmp_path)
+    edit(data)
+    with pytest.raises(SaveError, match=message):
+        match_from_json(data, "s.json")
