@@ -5,6 +5,8 @@ properties only), so a folder of large maps lists at once. Playing a map goes th
 """
 from __future__ import annotations
 
+import contextlib
+
 import json
 import os
 from dataclasses import dataclass
@@ -49,10 +51,8 @@ def map_dirs(create_user_dir: bool = False) -> list[Path]:
     """Shipped folder first, then the user's; the user's is created on request so players find it."""
     user = user_maps_dir()
     if create_user_dir:
-        try:
+        with contextlib.suppress(OSError):      # a read-only home still lists the shipped maps
             user.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            pass
     return [d for d in (shipped_maps_dir(), user) if d.is_dir()]
 
 

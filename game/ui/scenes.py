@@ -38,12 +38,17 @@ def _title(app, surface, text: str) -> None:
     app.ui.text(surface, text, (app.ui.s(40), app.ui.s(28)), 44, ACCENT)
 
 
-class MenuScene:
+class StillScene:
+    """A screen that changes only on input: nothing to advance between frames."""
+
+    def update(self, dt: float) -> None:
+        return None
+
+
+class MenuScene(StillScene):
     def __init__(self, app):
         self.app = app
 
-    def update(self, dt: float) -> None:
-        pass
 
     def handle(self, event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
@@ -329,7 +334,7 @@ class SetupScene:
                   enabled=bool(self.map_path and self.rules and self.armies), selected=True, size=24)
 
 
-class LoadScene:
+class LoadScene(StillScene):
     """Saved battles from the user's folder, or any file by path; a bad save says why."""
 
     def __init__(self, app):
@@ -341,8 +346,6 @@ class LoadScene:
         self.human_side = 0
         self.scroll = 0
 
-    def update(self, dt: float) -> None:
-        pass
 
     def handle(self, event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
@@ -415,15 +418,13 @@ class LoadScene:
         ui.button(surface, (ui.s(30), h - bh - ui.s(30), bw, bh), tr("button.back"), self.app.pop)
 
 
-class SettingsScene:
+class SettingsScene(StillScene):
     """Language, AI speed, UI scale and key bindings; every change is saved at once."""
 
     def __init__(self, app):
         self.app = app
         self.rebinding: str | None = None
 
-    def update(self, dt: float) -> None:
-        pass
 
     def set(self, name: str, value) -> None:
         setattr(self.app.settings, name, value)
@@ -477,7 +478,7 @@ class SettingsScene:
         ui.button(surface, (ui.s(250), h - bh - ui.s(30), bw2, bh), tr("settings.reset_keys"), self.reset_keys)
 
 
-class ResultsScene:
+class ResultsScene(StillScene):
     def __init__(self, app, match, viewer, names: dict[str, str]):
         self.app = app
         self.match = match
@@ -485,8 +486,6 @@ class ResultsScene:
         self.figures = match.rules.figures(match.state, None)
         self.names = names
 
-    def update(self, dt: float) -> None:
-        pass
 
     def handle(self, event) -> None:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_RETURN):
