@@ -20,6 +20,7 @@ import struct
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 from xml.etree import ElementTree as ET
 
 import numpy as np
@@ -251,135 +252,215 @@ def _num(text, default=0.0) -> float:
 
 # --- JSON -> TMX elements -----------------------------------------------------------------
 
-def _json_properties(parent: ET.Element, props) -> None:
-    if not props:
-        return
-    node = ET.SubElement(parent, "properties")
-    if isinstance(props, dict):            # very old JSON: {"name": value}
-        props = [{"name": k, "type": "string", "value": v} for k, v in props.items()]
-    for p in props:
-        _json_property(node, p.get("name", ""), p.get("type", "string"), p.get("value"))
-
-
-def _json_property(node: ET.Element, name: str, ptype: str, value) -> None:
-    if isinstance(value, dict):           # class value: flattened to name.member
-        for member, v in value.items():
-            _json_property(node, f"{name}.{member}", "string", v)
-        return
-    if isinstance(value, list):
-        value = ",".join(str(v.get("value", "")) if isinstance(v, dict) else str(v) for v in value)
-        ptype = "string"
+def _json_kind(value) -> str:
     if isinstance(value, bool):
-        value = "true" if value else "false"
-    ET.SubElement(node, "property", name=str(name),
-                  type=ptype if ptype in ("string", "int", "float", "bool", "color", "file")
-                  else "string", value="" if value is None else str(value))
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return {dict: "a record", list: "a list", str: "a text", type(None): "null"}.get(type(value), "a value")
 
 
-def _set(elem: ET.Element, data: dict, *keys: str) -> None:
-    for k in keys:
-        if k in data and data[k] is not None:
-            v = data[k]
+class _JsonReader:
+    """JSON map or tileset -> TMX elements, checking the type of every field it reads so that a
+    wrong one is refused naming the file and the field path (``layers[2].data``)."""
+
+    def __init__(self, file: str):
+        self.file = file
+
+    def wrong(self, where: str, what: str, value) -> NoReturn:
+        raise MapError(self.file, f"{where}: should be {what}, not {_json_kind(value)}")
+
+    def record(self, value, where: str) -> dict:
+        if not isinstance(value, dict):
+            self.wrong(where, "a record", value)
+        return value
+
+    def records(self, value, where: str) -> list[tuple[str, dict]]:
+        """A list of records (missing or null: none), each with its own path."""
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.wrong(where, "a list of records", value)
+        return [(f"{where}[{i}]", self.record(v, f"{where}[{i}]")) for i, v in enumerate(value)]
+
+    def text(self, data: dict, key: str, where: str, default: str | None = None) -> str | None:
+        value = data.get(key)
+        if value is None:
+            return default
+        if not isinstance(value, str):
+            self.wrong(f"{where}.{key}" if where else key, "a text", value)
+        return value
+
+    def number(self, value, where: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            self.wrong(where, "a number", value)
+        return value
+
+    def set(self, elem: ET.Element, data: dict, where: str, *keys: str) -> None:
+        """Copy plain fields (numbers, texts, true/false) to attributes."""
+        for k in keys:
+            v = data.get(k)
+            if v is None:
+                continue
+            if isinstance(v, (dict, list)):
+                self.wrong(f"{where}.{k}" if where else k, "a number or a text", v)
             elem.set(k, ("1" if v else "0") if isinstance(v, bool) else str(v))
 
+    def properties(self, parent: ET.Element, props, where: str) -> None:
+        if not props:
+            return
+        where = f"{where}.properties" if where else "properties"
+        node = ET.SubElement(parent, "properties")
+        if isinstance(props, dict):            # very old JSON: {"name": value}
+            props = [{"name": k, "type": "string", "value": v} for k, v in props.items()]
+        for at, p in self.records(props, where):
+            name = p.get("name", "")
+            if isinstance(name, (dict, list)):
+                self.wrong(f"{at}.name", "a text", name)
+            self.property(node, name, self.text(p, "type", at, "string"), p.get("value"))
 
-def _json_tileset(data: dict) -> ET.Element:
-    ts = ET.Element("tileset")
-    _set(ts, data, "firstgid", "source", "name", "tilewidth", "tileheight", "spacing", "margin",
-         "tilecount", "columns")
-    if data.get("image"):
-        ET.SubElement(ts, "image", source=data["image"],
-                      **{k: str(data[j]) for k, j in (("width", "imagewidth"),
-                                                      ("height", "imageheight")) if j in data})
-    _json_properties(ts, data.get("properties"))
-    tiles = data.get("tiles") or []
-    if isinstance(tiles, dict):
-        tiles = [dict(v, id=int(k)) for k, v in tiles.items()]
-    for t in tiles:
-        tile = ET.SubElement(ts, "tile", id=str(t.get("id", 0)))
-        kind = t.get("class") or t.get("type")
+    def property(self, node: ET.Element, name: str, ptype: str, value) -> None:
+        if isinstance(value, dict):           # class value: flattened to name.member
+            for member, v in value.items():
+                self.property(node, f"{name}.{member}", "string", v)
+            return
+        if isinstance(value, list):
+            value = ",".join(str(v.get("value", "")) if isinstance(v, dict) else str(v) for v in value)
+            ptype = "string"
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        ET.SubElement(node, "property", name=str(name),
+                      type=ptype if ptype in ("string", "int", "float", "bool", "color", "file")
+                      else "string", value="" if value is None else str(value))
+
+    def image(self, parent: ET.Element, data: dict, where: str) -> None:
+        source = self.text(data, "image", where)
+        if source:
+            image = ET.SubElement(parent, "image", source=source)
+            sizes = ET.Element("image")
+            self.set(sizes, data, where, "imagewidth", "imageheight")
+            for k, j in (("width", "imagewidth"), ("height", "imageheight")):
+                if j in sizes.attrib:
+                    image.set(k, sizes.get(j))
+
+    def tileset(self, data: dict, where: str = "") -> ET.Element:
+        ts = ET.Element("tileset")
+        self.set(ts, data, where, "firstgid", "source", "name", "tilewidth", "tileheight", "spacing",
+                 "margin", "tilecount", "columns")
+        self.image(ts, data, where)
+        self.properties(ts, data.get("properties"), where)
+        tiles_at = f"{where}.tiles" if where else "tiles"
+        tiles = data.get("tiles") or []
+        if isinstance(tiles, dict):          # old JSON: {"id": {...}}
+            listed = []
+            for k, v in tiles.items():
+                if not k.strip().lstrip("-").isdigit():
+                    raise MapError(self.file, f"{tiles_at}: key '{k}' should be a tile number")
+                listed.append(dict(self.record(v, f"{tiles_at}.{k}"), id=int(k)))
+            tiles = listed
+        for at, t in self.records(tiles, tiles_at):
+            tile = ET.Element("tile")
+            self.set(tile, t, at, "id")
+            tile.set("id", tile.get("id", "0"))
+            ts.append(tile)
+            kind = t.get("class") or t.get("type")
+            if kind:
+                if isinstance(kind, (dict, list)):
+                    self.wrong(f"{at}.{'class' if t.get('class') else 'type'}", "a text", kind)
+                tile.set("type", str(kind))
+            self.properties(tile, t.get("properties"), at)
+            self.image(tile, t, at)
+            if t.get("objectgroup"):
+                group = self.record(t["objectgroup"], f"{at}.objectgroup")
+                tile.append(self.layer(dict(group, type="objectgroup"), f"{at}.objectgroup"))
+        return ts
+
+    def object(self, o: dict, where: str) -> ET.Element:
+        obj = ET.Element("object")
+        self.set(obj, o, where, "id", "name", "x", "y", "width", "height", "rotation", "gid", "template")
+        kind = o.get("class") or o.get("type")
         if kind:
-            tile.set("type", str(kind))
-        _json_properties(tile, t.get("properties"))
-        if t.get("image"):
-            ET.SubElement(tile, "image", source=t["image"],
-                          **{k: str(t[j]) for k, j in (("width", "imagewidth"),
-                                                       ("height", "imageheight")) if j in t})
-        if t.get("objectgroup"):
-            tile.append(_json_layer(dict(t["objectgroup"], type="objectgroup")))
-    return ts
+            if isinstance(kind, (dict, list)):
+                self.wrong(f"{where}.{'class' if o.get('class') else 'type'}", "a text", kind)
+            obj.set("type", str(kind))
+        if "visible" in o:
+            obj.set("visible", "1" if o["visible"] else "0")
+        self.properties(obj, o.get("properties"), where)
+        if o.get("ellipse"):
+            ET.SubElement(obj, "ellipse")
+        if o.get("point"):
+            ET.SubElement(obj, "point")
+        for shape in ("polygon", "polyline"):
+            if o.get(shape):
+                at = f"{where}.{shape}"
+                points = [f"{self.number(p.get('x'), f'{pat}.x')},{self.number(p.get('y'), f'{pat}.y')}"
+                          for pat, p in self.records(o[shape], at)]
+                ET.SubElement(obj, shape, points=" ".join(points))
+        return obj
 
-
-def _json_object(o: dict) -> ET.Element:
-    obj = ET.Element("object")
-    _set(obj, o, "id", "name", "x", "y", "width", "height", "rotation", "gid", "template")
-    kind = o.get("class") or o.get("type")
-    if kind:
-        obj.set("type", str(kind))
-    if "visible" in o:
-        obj.set("visible", "1" if o["visible"] else "0")
-    _json_properties(obj, o.get("properties"))
-    if o.get("ellipse"):
-        ET.SubElement(obj, "ellipse")
-    if o.get("point"):
-        ET.SubElement(obj, "point")
-    for shape in ("polygon", "polyline"):
-        if o.get(shape):
-            ET.SubElement(obj, shape, points=" ".join(f"{p['x']},{p['y']}" for p in o[shape]))
-    return obj
-
-
-def _json_layer(lay: dict) -> ET.Element:
-    kind = lay.get("type", "tilelayer")
-    tag = {"tilelayer": "layer", "objectgroup": "objectgroup", "imagelayer": "imagelayer",
-           "group": "group"}.get(kind, "layer")
-    el = ET.Element(tag)
-    _set(el, lay, "id", "name", "width", "height", "opacity", "offsetx", "offsety")
-    if "visible" in lay:
-        el.set("visible", "1" if lay["visible"] else "0")
-    _json_properties(el, lay.get("properties"))
-    if tag == "layer":
-        data = ET.SubElement(el, "data")
-        enc, comp = lay.get("encoding", "csv"), lay.get("compression")
-        if lay.get("chunks"):
-            for ch in lay["chunks"]:
-                c = ET.SubElement(data, "chunk", x=str(ch["x"]), y=str(ch["y"]),
-                                  width=str(ch["width"]), height=str(ch["height"]))
-                c.text = _json_gid_text(ch.get("data"), enc)
+    def layer(self, lay: dict, where: str) -> ET.Element:
+        kind = self.text(lay, "type", where, "tilelayer")
+        tag = {"tilelayer": "layer", "objectgroup": "objectgroup", "imagelayer": "imagelayer",
+               "group": "group"}.get(kind, "layer")
+        el = ET.Element(tag)
+        self.set(el, lay, where, "id", "name", "width", "height", "opacity", "offsetx", "offsety")
+        if "visible" in lay:
+            el.set("visible", "1" if lay["visible"] else "0")
+        self.properties(el, lay.get("properties"), where)
+        if tag == "layer":
+            data = ET.SubElement(el, "data")
+            enc = self.text(lay, "encoding", where, "csv")
+            comp = self.text(lay, "compression", where)
+            if lay.get("chunks"):
+                for at, ch in self.records(lay["chunks"], f"{where}.chunks"):
+                    c = ET.SubElement(data, "chunk")
+                    for k in ("x", "y", "width", "height"):
+                        c.set(k, str(self.number(ch.get(k), f"{at}.{k}")))
+                    c.text = self.gid_text(ch.get("data"), enc, f"{at}.data")
+            else:
+                data.text = self.gid_text(lay.get("data"), enc, f"{where}.data")
+            data.set("encoding", "base64" if enc == "base64" else "csv")
+            if comp:
+                data.set("compression", comp)
+        elif tag == "objectgroup":
+            for at, o in self.records(lay.get("objects"), f"{where}.objects"):
+                el.append(self.object(o, at))
+        elif tag == "imagelayer":
+            source = self.text(lay, "image", where)
+            if source:
+                ET.SubElement(el, "image", source=source)
         else:
-            data.text = _json_gid_text(lay.get("data"), enc)
-        data.set("encoding", "base64" if enc == "base64" else "csv")
-        if comp:
-            data.set("compression", comp)
-    elif tag == "objectgroup":
-        for o in lay.get("objects", []):
-            el.append(_json_object(o))
-    elif tag == "imagelayer":
-        if lay.get("image"):
-            ET.SubElement(el, "image", source=lay["image"])
-    else:
-        for sub in lay.get("layers", []):
-            el.append(_json_layer(sub))
-    return el
+            for at, sub in self.records(lay.get("layers"), f"{where}.layers"):
+                el.append(self.layer(sub, at))
+        return el
 
+    def gid_text(self, data, encoding: str, where: str) -> str:
+        if encoding == "base64":
+            if data is not None and not isinstance(data, str):
+                self.wrong(where, "a base64 text (the layer's encoding is base64)", data)
+            return data or ""
+        if isinstance(data, str):
+            self.wrong(where, "a list of numbers (the layer has no base64 encoding)", data)
+        if data is not None and not isinstance(data, list):
+            self.wrong(where, "a list of numbers or a base64 text", data)
+        gids = []
+        for i, g in enumerate(data or []):
+            if isinstance(g, bool) or not isinstance(g, (int, float)) or not math.isfinite(g):
+                self.wrong(f"{where}[{i}]", "a tile number", g)
+            gids.append(str(int(g)))
+        return ",".join(gids)
 
-def _json_gid_text(data, encoding) -> str:
-    if encoding == "base64":
-        return data or ""
-    return ",".join(str(int(g)) for g in (data or []))
-
-
-def _json_map(data: dict) -> ET.Element:
-    root = ET.Element("map")
-    _set(root, data, "version", "tiledversion", "orientation", "renderorder", "width", "height",
-         "tilewidth", "tileheight", "infinite", "staggeraxis", "staggerindex", "hexsidelength")
-    root.set("infinite", "1" if data.get("infinite") else "0")
-    _json_properties(root, data.get("properties"))
-    for ts in data.get("tilesets", []):
-        root.append(_json_tileset(ts))
-    for lay in data.get("layers", []):
-        root.append(_json_layer(lay))
-    return root
+    def map(self, data: dict) -> ET.Element:
+        root = ET.Element("map")
+        self.set(root, data, "", "version", "tiledversion", "orientation", "renderorder", "width", "height",
+                 "tilewidth", "tileheight", "infinite", "staggeraxis", "staggerindex", "hexsidelength")
+        root.set("infinite", "1" if data.get("infinite") else "0")
+        self.properties(root, data.get("properties"), "")
+        for at, ts in self.records(data.get("tilesets"), "tilesets"):
+            root.append(self.tileset(ts, at))
+        for at, lay in self.records(data.get("layers"), "layers"):
+            root.append(self.layer(lay, at))
+        return root
 
 
 # --- the loader ---------------------------------------------------------------------------
@@ -421,9 +502,8 @@ class _Loader:
                 raise MapError(f"{path.name}, line {line}", f"malformed JSON: {exc}") from None
             if not isinstance(data, dict):
                 raise MapError(path.name, "not a Tiled JSON file")
-            if what == "map":
-                return _json_map(data)
-            return _json_tileset(data)
+            reader = _JsonReader(path.name)
+            return reader.map(data) if what == "map" else reader.tileset(data)
         try:
             return ET.fromstring(text)
         except ET.ParseError as exc:

@@ -663,3 +663,49 @@ def test_template_tile_object_brings_its_own_tileset(tmp_path):
     picture = lm.tiles[sprite.gid]
     assert picture.image == str((tmp_path / "other.png").resolve()) and picture.rect == (32, 0, 32, 32)
     assert (sprite.x, sprite.y) == (64.0, 32.0)
+
+
+JSON_MAP = {"type": "map", "orientation": "orthogonal", "width": 2, "height": 1, "tilewidth": 8, "tileheight": 8,
+            "tilesets": [{"firstgid": 1, "name": "t", "tilewidth": 8, "tileheight": 8, "tilecount": 1,
+                          "columns": 1, "tiles": [{"id": 0, "properties": []}]}],
+            "layers": [{"type": "tilelayer", "name": "g", "width": 2, "height": 1, "data": [1, 0]},
+                       {"type": "objectgroup", "name": "o", "objects": [
+                           {"id": 1, "type": "area", "x": 0, "y": 0, "polygon": [{"x": 0, "y": 0}]}]}]}
+
+
+@pytest.mark.parametrize("field,value,expected", [
+    (("layers",), "g", "layers: should be a list of records, not a text"),
+    (("layers", 0), "g", "layers[0]: should be a record, not a text"),
+    (("layers", 0, "data"), {"a": 1}, "layers[0].data: should be a list of numbers or a base64 text, not a record"),
+    (("layers", 0, "data", 1), "x", "layers[0].data[1]: should be a tile number, not a text"),
+    (("layers", 0, "type"), 3, "layers[0].type: should be a text, not a number"),
+    (("layers", 1, "objects", 0, "polygon", 0, "x"), None, "layers[1].objects[0].polygon[0].x: should be a number"),
+    (("layers", 1, "objects", 0, "properties"), ["side"], "layers[1].objects[0].properties[0]: should be a record"),
+    (("tilesets", 0, "tiles", 0), 7, "tilesets[0].tiles[0]: should be a record, not a number"),
+    (("tilesets", 0, "name"), [1], "tilesets[0].name: should be a number or a text, not a list"),
+    (("width",), {}, "width: should be a number or a text, not a record"),
+])
+def test_json_map_field_of_the_wrong_type_is_refused_naming_the_field(tmp_path, field, value, expected):
+    doc = json.loads(json.dumps(JSON_MAP))
+    parent = doc
+    for key in field[:-1]:
+        parent = parent[key]
+    parent[field[-1]] = value
+    (tmp_path / "map.json").write_text(json.dumps(doc))
+    with pytest.raises(MapError) as err:
+        load_map(tmp_path / "map.json")
+    assert err.value.place == "map.json" and expected in err.value.message, str(err.value)
+    assert "Error" not in err.value.message
+
+
+def test_json_tileset_field_of_the_wrong_type_names_the_tileset_file(tmp_path):
+    (tmp_path / "ts.json").write_text(json.dumps({"name": "t", "tilewidth": 8, "tileheight": 8, "tiles": "none"}))
+    doc = dict(JSON_MAP, tilesets=[{"firstgid": 1, "source": "ts.json"}])
+    (tmp_path / "map.json").write_text(json.dumps(doc))
+    with pytest.raises(MapError, match=r"^ts\.json: tiles: should be a list of records, not a text$"):
+        load_map(tmp_path / "map.json")
+
+
+def test_valid_json_map_of_the_type_tests_still_loads(tmp_path):
+    (tmp_path / "map.json").write_text(json.dumps(JSON_MAP))
+    assert load_battlefield(tmp_path / "map.json").width == 2
