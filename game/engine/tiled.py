@@ -457,6 +457,7 @@ class _JsonReader:
         root.set("infinite", "1" if data.get("infinite") else "0")
         self.properties(root, data.get("properties"), "")
         for at, ts in self.records(data.get("tilesets"), "tilesets"):
+            self.number(ts.get("firstgid"), f"{at}.firstgid")    # the gids of every layer hang on it
             root.append(self.tileset(ts, at))
         for at, lay in self.records(data.get("layers"), "layers"):
             root.append(self.layer(lay, at))

@@ -684,6 +684,7 @@ JSON_MAP = {"type": "map", "orientation": "orthogonal", "width": 2, "height": 1,
     (("tilesets", 0, "tiles", 0), 7, "tilesets[0].tiles[0]: should be a record, not a number"),
     (("tilesets", 0, "name"), [1], "tilesets[0].name: should be a number or a text, not a list"),
     (("width",), {}, "width: should be a number or a text, not a record"),
+    (("tilesets", 0, "firstgid"), None, "tilesets[0].firstgid: should be a number, not null"),
 ])
 def test_json_map_field_of_the_wrong_type_is_refused_naming_the_field(tmp_path, field, value, expected):
     doc = json.loads(json.dumps(JSON_MAP))
