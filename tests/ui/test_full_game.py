@@ -39,23 +39,23 @@ def play_by_input(app, scene, rng: random.Random) -> None:
             press(app, pygame.K_1 + groups.index(action))
         if scene.chooser:
             return
-        pointing = [o for o in scene.groups(d)[action] if scene.points_at(d, o) is not None]
-        if pointing:
-            o = rng.choice(pointing)
-            scene.view.centre = (scene.points_at(d, o)[0] + 0.5, scene.points_at(d, o)[1] + 0.5)
-            scene.view.pan_pixels(0, 0)
-            app.step()
-            click(app, tile_pos(scene, scene.points_at(d, o)))
+        _click_one_on_the_map(app, scene, d, scene.groups(d)[action], rng)
         return
-    pointing = [o for o in d.options if scene.points_at(d, o) is not None]
-    if pointing:
-        o = rng.choice(pointing)
-        scene.view.centre = (scene.points_at(d, o)[0] + 0.5, scene.points_at(d, o)[1] + 0.5)
-        scene.view.pan_pixels(0, 0)
-        app.step()
-        click(app, tile_pos(scene, scene.points_at(d, o)))
-    else:
+    if not _click_one_on_the_map(app, scene, d, d.options, rng):
         press(app, pygame.K_1)
+
+
+def _click_one_on_the_map(app, scene, d, options, rng) -> bool:
+    """Centre the view on one of the options that point at the map and click it; False if none does."""
+    pointing = [o for o in options if scene.points_at(d, o) is not None]
+    if not pointing:
+        return False
+    tile = scene.points_at(d, rng.choice(pointing))
+    scene.view.centre = (tile[0] + 0.5, tile[1] + 0.5)
+    scene.view.pan_pixels(0, 0)
+    app.step()
+    click(app, tile_pos(scene, tile))
+    return True
 
 
 @pytest.mark.parametrize("rules_name", names())
