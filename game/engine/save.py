@@ -1,24 +1,26 @@
 """Saves and replays: a match is its setup plus its answers, written as versioned JSON.
 
-Writing is atomic (temporary file, flush, fsync, rename) and keeps the previous save as
-``<name>.bak``, so a crash while saving never costs the last good save.
+Writing is atomic and keeps the previous save as ``<name>.bak`` (``files.write_atomic``), so a
+crash while saving never costs the last good save. Reading is bounded: a save is a regular file
+of at most ``files.MAX_INPUT_BYTES``, nested at most ``MAX_DEPTH`` deep, all of its text valid
+Unicode, and its map a regular file too; anything else is a SaveError naming the file.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import shutil
 from pathlib import Path
 
 from .. import __version__
-from ..errors import EscarmoucheError, RulesError, SaveError
+from ..errors import EscarmoucheError, OutputError, RulesError, SaveError, printable
 from ..rules import get as get_rules
 from ..rules.base import Army
+from .files import FileRefused, read_bounded, regular_size, write_atomic
 from .match import Match
 
 FORMAT = "escarmouche-save"
 SAVE_VERSION = 1
+MAX_DEPTH = 32          # records and lists within each other; a real save nests 5 deep
 
 
 def new_match(map_path: str | Path, rules_name: str, seed: int, armies: list[Army] | None = None,
@@ -38,7 +40,9 @@ def new_match(map_path: str | Path, rules_name: str, seed: int, armies: list[Arm
 
 
 def file_hash(path: str | Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+    """The first 16 hex digits of the file's SHA-256; FileRefused for anything but a regular file
+    within the input bound."""
+    return hashlib.sha256(read_bounded(path)).hexdigest()[:16]
 
 
 def to_json(match: Match) -> dict:
@@ -47,7 +51,7 @@ def to_json(match: Match) -> dict:
         "version": SAVE_VERSION,
         "game_version": __version__,
         "rules": {"id": match.rules.id, "version": match.rules.version, "data_hash": match.rules.data_hash()},
-        "map": {"path": match.map_path, "hash": file_hash(match.map_path) if match.map_path else ""},
+        "map": {"path": match.map_path, "hash": _map_hash(match.map_path)},
         "armies": [a.to_json() for a in match.armies],
         "seed": match.seed,
         "max_turns": match.max_turns,
@@ -57,33 +61,13 @@ def to_json(match: Match) -> dict:
     }
 
 
-def write_atomic(path: str | Path, text: str) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    if path.exists():
-        _keep_previous(path)
-    os.replace(tmp, path)
-    dir_fd = os.open(path.parent, os.O_RDONLY)
+def _map_hash(map_path: str) -> str:
+    if not map_path:
+        return ""
     try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
-
-
-def _keep_previous(path: Path) -> None:
-    """Hard-link the current save as ``.bak`` so the save itself never disappears, even for a moment."""
-    bak, staging = path.with_name(path.name + ".bak"), path.with_name(f".{path.name}.bak.tmp")
-    staging.unlink(missing_ok=True)
-    try:
-        os.link(path, staging)
-    except OSError:
-        shutil.copy2(path, staging)
-    os.replace(staging, bak)
+        return file_hash(map_path)
+    except FileRefused as e:
+        raise OutputError(map_path, f"the match's map {e.reason}, so the save cannot name it") from None
 
 
 def save_match(match: Match, path: str | Path) -> None:
@@ -93,19 +77,51 @@ def save_match(match: Match, path: str | Path) -> None:
 def read_save(path: str | Path) -> dict:
     place = str(path)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SaveError(place, "no such file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise SaveError(place, f"cannot be read ({e.__class__.__name__})") from None
+        text = read_bounded(path).decode("utf-8")
+        data = json.loads(text)
+    except FileRefused as e:
+        raise SaveError(place, "no such file" if e.reason == "not found" else e.reason) from None
+    except UnicodeDecodeError as e:
+        raise SaveError(place, f"not UTF-8 text (byte {e.start})") from None
     except json.JSONDecodeError as e:
         raise SaveError(place, f"not valid JSON at line {e.lineno} column {e.colno}") from None
+    except RecursionError:
+        raise SaveError(place, f"nests records or lists more than {MAX_DEPTH} deep") from None
+    except ValueError:      # a whole number of thousands of digits (int's own limit)
+        raise SaveError(place, "holds a number too long to read") from None
+    _check_tree(data, place)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SaveError(place, "not an Escarmouche save file")
     if data.get("version") != SAVE_VERSION:
         raise SaveError(place, f"save format version {data.get('version')!r} cannot be read by this game, "
                                f"which reads version {SAVE_VERSION}")
     return data
+
+
+def _check_tree(data, place: str) -> None:
+    """Every record and list at most MAX_DEPTH deep and every text valid Unicode, so nothing that
+    later walks, writes or draws the save can fail on it (a lone surrogate from a ``\\ud800``
+    escape cannot be encoded, so no screen could draw it)."""
+    stack = [(data, "", 0)]
+    while stack:
+        value, where, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth >= MAX_DEPTH:
+                raise SaveError(place, f"nests records or lists more than {MAX_DEPTH} deep (at '{where}')")
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for k, v in items:
+                if isinstance(k, str):
+                    _check_text(k, where or "the top record", place)
+                stack.append((v, f"{where}.{k}" if where else str(k), depth + 1))
+        elif isinstance(value, str):
+            _check_text(value, where, place)
+
+
+def _check_text(text: str, where: str, place: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise SaveError(place, f"field '{where}' holds text that is not valid Unicode (a lone surrogate)") from None
 
 
 _KIND_NAMES = {dict: "a record", list: "a list", str: "a text", int: "a whole number"}
@@ -150,7 +166,10 @@ def match_from_json(data: dict, place: str = "save", map_override: str | Path | 
     if str(rules_info.get("data_hash")) != rules.data_hash():
         raise SaveError(place, f"made with {rules.id} data files {rules_info.get('data_hash')}, this game's "
                                f"are {rules.data_hash()}: its answers would not replay the same game")
-    map_path = Path(map_override or _field(data, "map.path", str, place))
+    map_text = str(map_override or _field(data, "map.path", str, place))
+    if not map_text:
+        raise SaveError(place, "field 'map.path' is empty")
+    map_path = Path(map_text)
     armies = _armies(data, place)
     seed, max_turns = _field(data, "seed", int, place), _field(data, "max_turns", int, place)
     if max_turns < 0:
@@ -160,17 +179,22 @@ def match_from_json(data: dict, place: str = "save", map_override: str | Path | 
         raise SaveError(place, "field 'answers' should hold texts only")
     from .tiled import load_battlefield
 
-    if not map_path.exists():
-        raise SaveError(place, f"its map {map_path} is missing")
-    if not map_override and str(map_info.get("hash")) != file_hash(map_path):
+    try:
+        regular_size(map_path)
+        now = file_hash(map_path)
+    except FileRefused as e:
+        shown = printable(map_path, 120)
+        raise SaveError(place, f"its map {shown} is missing" if e.reason == "not found"
+                        else f"its map {shown} {e.reason}") from None
+    if not map_override and str(map_info.get("hash")) != now:
         raise SaveError(place, f"its map {map_path} has changed since the save (map {map_info.get('hash')}, "
-                               f"now {file_hash(map_path)}): its answers would not replay the same game")
+                               f"now {now}): its answers would not replay the same game")
     try:
         battlefield = load_battlefield(map_path)
         match = Match(battlefield, rules, armies, seed, max_turns, str(map_path.resolve()))
     except EscarmoucheError as e:
         raise SaveError(place, str(e)) from None
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as e:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError, RecursionError) as e:
         raise SaveError(place, f"its armies cannot be set up ({e.__class__.__name__}: {e})") from None
     for i, key in enumerate(answers, 1):
         try:
