@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+import io
 import os
 import random
 import sys
@@ -12,10 +13,11 @@ from pathlib import Path
 
 import pygame
 
+from ..engine.files import remove_stale_temps, write_atomic
 from ..errors import EscarmoucheError
 from .i18n import set_language, tr
 from .icons import ICON_DIR
-from .settings import Settings
+from .settings import Settings, saves_dir, settings_path
 from .widgets import UI
 
 SIZE = (1280, 720)
@@ -25,7 +27,12 @@ TICK = 1 / 60
 class App:
     def __init__(self, options: dict | None = None, settings: Settings | None = None):
         self.options = dict(options or {})
-        self.settings = settings or Settings.load()
+        for folder in (saves_dir(), settings_path().parent):   # what a killed run left half-written
+            remove_stale_temps(folder)
+        fallen_back: list[str] = []
+        if settings is None:
+            settings, fallen_back = Settings.read()
+        self.settings = settings
         if self.options.get("lang"):
             self.settings.language = self.options["lang"]
         set_language(self.settings.language)
@@ -45,6 +52,8 @@ class App:
         self.accumulator = 0.0
         self.message = ""
         self.fps = int(self.options.get("fps", 60))
+        if fallen_back:
+            self.settings_fell_back(fallen_back)
 
     # --- the scene stack ----------------------------------------------------------
 
@@ -69,8 +78,19 @@ class App:
         self.ui.set_scale(self.settings.ui_scale)
         try:
             self.settings.save()
-        except OSError as e:
+        except (EscarmoucheError, OSError) as e:
             self.message = tr("status.settings_not_saved", error=str(e))
+
+    def settings_fell_back(self, fields: list[str]) -> None:
+        """Say once which settings were unreadable, then write the file whole again (the old one
+        stays as ``settings.json.bak``) so the next start has nothing to say."""
+        path = str(settings_path())
+        self.message = (tr("status.settings_unreadable", path=path) if fields == ["*"] else
+                        tr("status.settings_defaults", path=path, fields=", ".join(fields)))
+        try:
+            self.settings.save()
+        except (EscarmoucheError, OSError):
+            pass        # a settings file that cannot be rewritten is said again next start
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -123,8 +143,10 @@ class App:
         pygame.display.flip()
 
     def screenshot(self, path: str | Path) -> None:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        pygame.image.save(self.screen, str(path))
+        """The window as a picture (its format from the file's extension), written atomically."""
+        picture = io.BytesIO()
+        pygame.image.save(self.screen, picture, Path(path).name)
+        write_atomic(path, picture.getvalue())
 
     def show_error(self, text: str) -> None:
         """A clear one-line problem shown on screen; the game goes on."""

@@ -1,4 +1,9 @@
-"""Player settings (language, AI speed, UI scale, key bindings) persisted in the user's config folder."""
+"""Player settings (language, AI speed, UI scale, key bindings) persisted in the user's config folder.
+
+The first start follows the system's locale (French for ``fr_*``, English otherwise). A settings
+file with missing or wrong fields keeps its good ones: the others fall back to their defaults, and
+``Settings.read`` names them once so the window can say so.
+"""
 from __future__ import annotations
 
 import json
@@ -8,7 +13,7 @@ from pathlib import Path
 
 import platformdirs
 
-from ..engine.save import write_atomic
+from ..engine.files import FileRefused, read_bounded, write_atomic
 
 APP = "escarmouche"
 AI_SPEEDS = {"instant": 0, "fast": 250, "normal": 700, "slow": 1500}
@@ -49,9 +54,23 @@ def settings_path() -> Path:
     return _root("config") / "settings.json"
 
 
+SETTINGS_BYTES = 64 * 1024        # a real settings file is under 1 KB
+LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def system_language() -> str:
+    """The language of the system's locale, as gettext looks it up: French for ``fr`` and ``fr_*``,
+    English for any other; the C and POSIX locales say nothing, so the next variable is asked."""
+    for name in LOCALE_VARIABLES:
+        value = os.environ.get(name, "").split(":")[0].strip()
+        if value and value.split(".")[0] not in ("C", "POSIX"):
+            return "fr" if value.lower().split(".")[0].split("_")[0] == "fr" else "en"
+    return "en"
+
+
 @dataclass
 class Settings:
-    language: str = "fr"
+    language: str = field(default_factory=system_language)
     ai_speed: str = "normal"
     ui_scale: float = 1.0
     keys: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_KEYS))
@@ -66,17 +85,43 @@ class Settings:
     @classmethod
     def load(cls) -> "Settings":
         """Settings from disk; a missing or damaged file gives the defaults (never an error)."""
+        return cls.read()[0]
+
+    @classmethod
+    def read(cls) -> tuple["Settings", list[str]]:
+        """Settings from disk and the fields that fell back to their defaults ("*" for the whole
+        file when it cannot be read); no file at all is a first start, with nothing to report."""
+        s = cls()
         try:
-            data = json.loads(settings_path().read_text(encoding="utf-8"))
-            s = cls()
-            if data.get("language") in ("fr", "en"):
-                s.language = data["language"]
-            if data.get("ai_speed") in AI_SPEEDS:
-                s.ai_speed = data["ai_speed"]
-            if float(data.get("ui_scale", 1.0)) in UI_SCALES:
-                s.ui_scale = float(data["ui_scale"])
-            keys = data.get("keys") or {}
-            s.keys.update({k: str(v) for k, v in keys.items() if k in DEFAULT_KEYS})
-            return s
-        except (OSError, ValueError, TypeError, AttributeError):
-            return cls()
+            data = json.loads(read_bounded(settings_path(), SETTINGS_BYTES).decode("utf-8"))
+        except FileRefused as e:
+            return s, [] if e.reason == "not found" else ["*"]
+        except (ValueError, RecursionError):
+            return s, ["*"]
+        if not isinstance(data, dict):
+            return s, ["*"]
+        wrong = []
+        if data.get("language") in ("fr", "en"):
+            s.language = data["language"]
+        else:
+            wrong.append("language")
+        if isinstance(data.get("ai_speed"), str) and data["ai_speed"] in AI_SPEEDS:
+            s.ai_speed = data["ai_speed"]
+        else:
+            wrong.append("ai_speed")
+        scale = data.get("ui_scale")
+        if isinstance(scale, (int, float)) and not isinstance(scale, bool) and scale in UI_SCALES:
+            s.ui_scale = float(scale)
+        else:
+            wrong.append("ui_scale")
+        keys = data.get("keys")
+        if not isinstance(keys, dict):
+            wrong.append("keys")
+            keys = {}
+        for action in DEFAULT_KEYS:
+            value = keys.get(action)
+            if isinstance(value, str) and 0 < len(value) <= 32 and value.isprintable():
+                s.keys[action] = value
+            elif "keys" not in wrong:
+                wrong.append(f"keys.{action}")
+        return s, wrong
