@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from .errors import EscarmoucheError
 
@@ -93,22 +92,44 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def _input_problem(path: str) -> str | None:
+    """Why a file named on the command line cannot be read at all, or None."""
+    from .engine.files import MAX_INPUT_BYTES, FileRefused, regular_size
+
+    try:
+        regular_size(path, MAX_INPUT_BYTES)
+    except FileRefused as e:
+        return "no such map file" if e.reason == "not found" else e.reason
+    return None
+
+
+def _refuse(path: str, reason: str) -> int:
+    from .errors import printable
+
+    print(f"escarmouche: {printable(path, 300)}: {reason}", file=sys.stderr)
+    return 2
+
+
 def _play(options: dict) -> int:
+    from .engine.files import check_output
     from .ui.app import run
 
-    if options.get("map") and not Path(options["map"]).is_file():
-        print(f"escarmouche: {options['map']}: no such map file", file=sys.stderr)
-        return 2
+    if options.get("map") and (problem := _input_problem(options["map"])):
+        return _refuse(options["map"], problem)
+    if options.get("screenshot") is not None:
+        check_output(options["screenshot"])
     return run({k: options.get(k) for k in
                 ("map", "rules", "mode", "seed", "lang", "human_side", "frames", "screenshot")})
 
 
 def _sim(args) -> int:
+    from .engine.files import check_output
     from .sim import run_games
 
-    if not Path(args.map).is_file():
-        print(f"escarmouche: {args.map}: no such map file", file=sys.stderr)
-        return 2
+    if problem := _input_problem(args.map):
+        return _refuse(args.map, problem)
+    if args.save is not None:
+        check_output(args.save)
     report = run_games(args.map, args.rules, seed=args.seed, games=args.games, ai_a=args.ai,
                        ai_b=args.ai_b or args.ai, max_turns=args.max_turns or 0, save=args.save,
                        check_invariants=args.check_invariants,
@@ -138,10 +159,15 @@ def _replay(args) -> int:
 
 
 def _validate(args) -> int:
+    """Exit 0 when every map plays, 1 when one is unplayable, 2 when one cannot be read at all."""
     from .engine.mapcheck import check_map
 
-    unplayable = False
+    unplayable = unreadable = False
     for file in args.files:
+        if problem := _input_problem(file):
+            _refuse(file, "no such file" if problem == "no such map file" else problem)
+            unreadable = True
+            continue
         problems = check_map(file)
         for p in problems:
             print(p.line() if p.severity == "error" else f"{p.line()} [warning]")
@@ -149,4 +175,4 @@ def _validate(args) -> int:
             unplayable = True
         elif not problems:
             print(f"{file}: ok")
-    return 1 if unplayable else 0
+    return 2 if unreadable else 1 if unplayable else 0
