@@ -28,6 +28,16 @@ def _nonneg(text: str) -> int:
     return value
 
 
+MAX_SEED = 10**12      # sim's game seeds (seed × 1,000,003 + game) stay within a save's ±2⁶³
+
+
+def _seed(text: str) -> int:
+    value = _nonneg(text)
+    if value > MAX_SEED:
+        raise argparse.ArgumentTypeError(f"'{text[:40]}' is too large: a seed is at most {MAX_SEED}")
+    return value
+
+
 def _positive(text: str) -> int:
     value = _nonneg(text)
     if value == 0:
@@ -46,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--map", required=True)
     play.add_argument("--rules", required=True, choices=names())
     play.add_argument("--mode", default="hotseat", choices=MODES)
-    play.add_argument("--seed", type=_nonneg)
+    play.add_argument("--seed", type=_seed)
     play.add_argument("--lang", choices=("fr", "en"))
     play.add_argument("--human-side", type=int, choices=(0, 1), default=0)
     play.add_argument("--frames", type=_positive)
@@ -55,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("sim", help="play AI against AI without a window")
     sim.add_argument("--map", required=True)
     sim.add_argument("--rules", required=True, choices=names())
-    sim.add_argument("--seed", type=_nonneg, default=0)
+    sim.add_argument("--seed", type=_seed, default=0)
     sim.add_argument("--games", type=_positive, default=1)
     sim.add_argument("--ai", default="tactical", choices=AI_NAMES)
     sim.add_argument("--ai-b", choices=AI_NAMES)

@@ -45,12 +45,12 @@ def _kind(mode: int) -> str:
 def _reason(exc: BaseException, doing: str = "read") -> str:
     """An OS error in words (never the path again: the caller names the file)."""
     if isinstance(exc, (ValueError, UnicodeError)):
-        return "its name cannot be a file name (it holds a NUL or an undecodable character)"
+        return "has a name no file can have (it holds a NUL or an undecodable character)"
     code = getattr(exc, "errno", None)
     if code in (errno.ENOENT, errno.ENOTDIR):
         return "not found"
     if code == errno.ENAMETOOLONG:
-        return "its name is too long for the file system"
+        return "has a name too long for the file system"
     if code in (errno.EACCES, errno.EPERM):
         return f"cannot be {doing}: permission denied"
     if code == errno.EROFS:
@@ -58,7 +58,7 @@ def _reason(exc: BaseException, doing: str = "read") -> str:
     if code in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
         return f"cannot be {doing}: the disk is full"
     if code == errno.ELOOP:
-        return "its links loop"
+        return "is a link that leads back to itself"
     if code == errno.EISDIR:
         return "is a folder, not a file"
     text = getattr(exc, "strerror", None) or type(exc).__name__
@@ -118,7 +118,10 @@ def read_bounded(path: str | Path, limit: int = MAX_INPUT_BYTES) -> bytes:
 
 
 def _megabytes(n: int) -> str:
-    return f"{n / (1024 * 1024):.1f} MB" if n >= 100 * 1024 else f"{n} bytes"
+    mb = 1024 * 1024
+    if n < 100 * 1024:
+        return f"{n} bytes"
+    return f"{n // mb} MB" if n % mb == 0 else f"{n / mb:.2f} MB"
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -187,7 +190,7 @@ def check_output(path: str | Path) -> None:
     target = _target(path)
     for name in (target.name, _temp_name(target.name, os.getpid())):
         if len(os.fsencode(name)) > 255:
-            raise OutputError(str(path), "its name is too long for the file system")
+            raise OutputError(str(path), "has a name too long for the file system")
     parent = target.parent
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent

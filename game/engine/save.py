@@ -21,6 +21,7 @@ from .match import Match
 FORMAT = "escarmouche-save"
 SAVE_VERSION = 1
 MAX_DEPTH = 32          # records and lists within each other; a real save nests 5 deep
+MAX_WHOLE = 2**63       # every whole number of a save lies within ±MAX_WHOLE (a seed, a side, a turn)
 
 
 def new_match(map_path: str | Path, rules_name: str, seed: int, armies: list[Army] | None = None,
@@ -78,7 +79,7 @@ def read_save(path: str | Path) -> dict:
     place = str(path)
     try:
         text = read_bounded(path).decode("utf-8")
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)
     except FileRefused as e:
         raise SaveError(place, "no such file" if e.reason == "not found" else e.reason) from None
     except UnicodeDecodeError as e:
@@ -87,8 +88,8 @@ def read_save(path: str | Path) -> dict:
         raise SaveError(place, f"not valid JSON at line {e.lineno} column {e.colno}") from None
     except RecursionError:
         raise SaveError(place, f"nests records or lists more than {MAX_DEPTH} deep") from None
-    except ValueError:      # a whole number of thousands of digits (int's own limit)
-        raise SaveError(place, "holds a number too long to read") from None
+    except ValueError as e:     # NaN or Infinity, or a whole number of thousands of digits
+        raise SaveError(place, str(e) if isinstance(e, _Constant) else "holds a number too long to read") from None
     _check_tree(data, place)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SaveError(place, "not an Escarmouche save file")
@@ -98,10 +99,18 @@ def read_save(path: str | Path) -> dict:
     return data
 
 
+class _Constant(ValueError):
+    pass
+
+
+def _no_constant(name: str):
+    raise _Constant(f"holds {name}, which is not a number a save can hold")
+
+
 def _check_tree(data, place: str) -> None:
-    """Every record and list at most MAX_DEPTH deep and every text valid Unicode, so nothing that
-    later walks, writes or draws the save can fail on it (a lone surrogate from a ``\\ud800``
-    escape cannot be encoded, so no screen could draw it)."""
+    """Every record and list at most MAX_DEPTH deep, every whole number within ±MAX_WHOLE and every
+    text valid Unicode, so nothing that later walks, writes or draws the save can fail on it (a
+    lone surrogate from a ``\\ud800`` escape cannot be encoded, so no screen could draw it)."""
     stack = [(data, "", 0)]
     while stack:
         value, where, depth = stack.pop()
@@ -115,6 +124,8 @@ def _check_tree(data, place: str) -> None:
                 stack.append((v, f"{where}.{k}" if where else str(k), depth + 1))
         elif isinstance(value, str):
             _check_text(value, where, place)
+        elif isinstance(value, int) and not -MAX_WHOLE <= value < MAX_WHOLE:
+            raise SaveError(place, f"field '{where}' holds a whole number beyond ±2⁶³")
 
 
 def _check_text(text: str, where: str, place: str) -> None:

@@ -7,16 +7,25 @@ with ElementTree into one self-contained finite TMX tree that pytmx reads withou
 external tilesets inlined, data re-encoded as CSV, groups flattened, paths made absolute.
 Every problem either becomes a warning (the map still plays) or a ``MapError`` naming the
 file and the place; no other exception leaves ``load_map``.
+
+Loading is bounded by the limits below (docs/maps.md lists them for designers): the files read,
+the elements parsed, the tiles decoded (compressed data is inflated in a stream that stops at
+the layer's own size) and the tiles objects cover, so the work is bounded by the map's size and
+never by a value written in it. A map refers to its files by relative paths only, and only to
+regular files; a message quotes names and positions, never the content of a file the loader
+did not expect.
 """
 from __future__ import annotations
 
 import base64
+import bisect
+import copy
 import difflib
-import gzip
 import json
 import math
 import os
 import struct
+import warnings
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,8 +35,9 @@ from xml.etree import ElementTree as ET
 import numpy as np
 import pytmx
 
-from ..errors import MapError
+from ..errors import MapError, printable
 from .battlefield import Battlefield, MapObject, Tile
+from .files import MAX_INPUT_BYTES, FileRefused, is_regular, read_bounded, regular_size
 
 GID_MASK = 0x1FFFFFFF           # Tiled gid without its flip bits
 
@@ -86,8 +96,28 @@ LISTED_KINDS = ("spawn", "objective", "trap", "emplacement", "item", "interactiv
                 "boarding_zone", "crew_zone")
 
 DEFAULT_CM_PER_TILE = 2.5
-MAX_TILES = 2048 * 2048          # a map larger than this is refused rather than filling memory
 DEFAULT_SPAWN_TILES = 16
+
+# --- the limits (docs/maps.md, "Limits"); real maps stay far below every one of them -----------
+MAX_TILES = 2048 * 2048          # tiles of the map (width × height)
+MAX_LAYER_CELLS = 4 * MAX_TILES  # tiles of all tile layers and chunks together
+MAX_GIDS = 65_536                # different tiles (each flip apart) the tile layers use
+MAX_ELEMENTS = 300_000           # XML elements of one file (JSON: records and lists)
+MAX_LAYERS = 1_000
+MAX_GROUP_DEPTH = 64             # group layers within group layers
+MAX_TILESETS = 256
+MAX_TILE_ENTRIES = 20_000        # <tile> entries (properties, shapes, images) of all tilesets
+MAX_IMAGE_TILES = 65_536         # tiles one tileset image is cut into
+MAX_ALL_IMAGE_TILES = 262_144    # the same, for all tilesets together
+MAX_OBJECTS = 10_000
+MAX_PROPERTIES = 50_000
+MAX_POINTS = 20_000              # polygon and polyline points of all objects
+MAX_TILE_PX = 4_096              # tile width or height, in pixels
+MAX_IMAGE_PX = 1 << 20           # image width or height, in pixels
+MAX_COORDINATE = 2.0 ** 31      # object coordinates and sizes, in pixels either way
+MAX_COVER_WORK = 1 << 23         # tiles looked at to find what all objects cover
+MAX_LISTED_TILES = 1 << 18       # tiles of spawn zones, objectives and other listed objects together
+NAME_CHECKS = 2_000              # distinct names and values looked at for typos (the rest are not)
 
 
 @dataclass
@@ -136,7 +166,7 @@ class ImageLayer:
     visible: bool = True
 
 
-@dataclass
+@dataclass(frozen=True)
 class MapIssue:
     """A structured warning: where, what, and how to fix it (the validator prints these)."""
 
@@ -209,29 +239,115 @@ def image_size(path: str) -> tuple[int, int] | None:
     return None
 
 
+GID_LIMIT = 2**32
+
+
 def _decode_data(text: str | None, encoding: str | None, compression: str | None,
-                 tiles: list[ET.Element]) -> list[int]:
-    """Raw gids (flip bits kept) from any TMX data encoding."""
+                 tiles: list[ET.Element], expected: int) -> np.ndarray:
+    """Exactly ``expected`` raw gids (flip bits kept) from any TMX data encoding, as uint32; a
+    ValueError saying what is wrong otherwise. Compressed data is inflated only up to the size
+    the layer declares, so a small layer that inflates to gigabytes is refused at once."""
     if encoding is None:
-        return [int(t.get("gid", "0")) for t in tiles]
+        if len(tiles) != expected:
+            raise ValueError(f"has {len(tiles)} tiles, expected {expected}")
+        return _gid_array([_whole(t.get("gid", "0")) for t in tiles])
     text = (text or "").strip()
     if encoding == "csv":
-        return [int(v) for v in text.replace("\n", "").split(",") if v.strip()]
+        return _csv_gids(text, expected)
     if encoding != "base64":
-        raise ValueError(f"unknown data encoding '{encoding}'")
+        raise ValueError(f"unknown data encoding '{printable(encoding, 40)}'")
     raw = base64.b64decode(text)
-    if compression == "zlib":
-        raw = zlib.decompress(raw)
-    elif compression == "gzip":
-        raw = gzip.decompress(raw)
-    elif compression == "zstd":
+    size = 4 * expected
+    if compression:
+        raw = _inflate(raw, compression, size)
+    if len(raw) != size:
+        raise ValueError(f"has {len(raw) // 4} tiles, expected {expected}" if len(raw) % 4 == 0
+                         else "layer data length is not a multiple of 4 bytes")
+    return np.frombuffer(raw, dtype="<u4").astype(np.uint32)
+
+
+def _inflate(raw: bytes, compression: str, size: int) -> bytes:
+    """At most ``size`` bytes inflated from ``raw``; ValueError when the data would inflate to more,
+    is cut short or is damaged."""
+    too_big = f"inflates to more than the {size // 4} tiles the layer holds"
+    if compression in ("zlib", "gzip"):
+        inflater = zlib.decompressobj(15 if compression == "zlib" else 31)
+        try:
+            out = inflater.decompress(raw, size + 1)
+        except zlib.error as exc:
+            raise ValueError(f"{compression} data is damaged ({exc})") from None
+        if len(out) > size:
+            raise ValueError(too_big)
+        if not inflater.eof:
+            raise ValueError(f"{compression} data is cut short")
+        return out
+    if compression == "zstd":
         import zstandard
-        raw = zstandard.ZstdDecompressor().decompressobj().decompress(raw)
-    elif compression:
-        raise ValueError(f"unknown compression '{compression}'")
-    if len(raw) % 4:
-        raise ValueError("layer data length is not a multiple of 4 bytes")
-    return list(struct.unpack(f"<{len(raw) // 4}I", raw))
+
+        try:
+            with zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True) as reader:
+                out = reader.read(size + 1)
+        except zstandard.ZstdError as exc:
+            raise ValueError(f"zstd data is damaged ({str(exc) or 'unreadable frame'})") from None
+        if len(out) > size:
+            raise ValueError(too_big)
+        return out
+    raise ValueError(f"unknown compression '{printable(compression, 40)}'")
+
+
+def _csv_gids(text: str, expected: int) -> np.ndarray:
+    """CSV tile data: numpy's own parser first (fast); the exact reason from a slow reading when
+    it fails."""
+    if text.count(",") + 1 not in (expected, expected + 1):       # the count, before any parsing
+        raise ValueError(f"has {text.count(',') + 1 if text else 0} tiles, expected {expected}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            values = np.fromstring(text, dtype=np.int64, sep=",") if text else np.zeros(0, np.int64)
+        except (ValueError, DeprecationWarning):
+            values = None
+    if values is None or len(values) != expected:
+        parts = text.split(",")
+        if parts and not parts[-1].strip():
+            parts.pop()                 # a trailing comma, as some writers leave
+        if len(parts) != expected:
+            raise ValueError(f"has {len(parts)} tiles, expected {expected}")
+        return _gid_array([_whole(v) for v in parts])
+    return _gid_array(values)
+
+
+def _gid_array(values) -> np.ndarray:
+    """Tile numbers as uint32; ValueError naming the first one that is not a whole number in range."""
+    try:
+        array = np.array(values, dtype=np.int64)
+        bad = np.nonzero((array < 0) | (array >= GID_LIMIT))[0]
+        first = int(bad[0]) if len(bad) else None
+    except (TypeError, OverflowError):
+        first = next(i for i, v in enumerate(values) if not isinstance(v, int) or not 0 <= v < GID_LIMIT)
+    if first is not None:
+        raise ValueError(f"tile {first} is not a tile number (a whole number from 0 to {GID_LIMIT - 1})")
+    return array.astype(np.uint32)
+
+
+def _whole(text) -> int | None:
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def _int(text, default: int | None = 0) -> int | None:
+    """A whole number written as text (a float is cut to its whole part); ``default`` for anything
+    that is not a finite number."""
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        pass
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        return default
+    return int(value) if math.isfinite(value) else default
 
 
 def _bool(value) -> bool | None:
@@ -244,10 +360,12 @@ def _bool(value) -> bool | None:
 
 
 def _num(text, default=0.0) -> float:
+    """A finite number written as text, or ``default``."""
     try:
-        return float(text)
+        value = float(text)
     except (TypeError, ValueError):
         return default
+    return value if math.isfinite(value) else default
 
 
 # --- JSON -> TMX elements -----------------------------------------------------------------
@@ -353,9 +471,9 @@ class _JsonReader:
         tiles = data.get("tiles") or []
         if isinstance(tiles, dict):          # old JSON: {"id": {...}}
             listed = []
-            for k, v in tiles.items():
+            for n, (k, v) in enumerate(tiles.items()):
                 if not k.strip().lstrip("-").isdigit():
-                    raise MapError(self.file, f"{tiles_at}: key '{k}' should be a tile number")
+                    raise MapError(self.file, f"{tiles_at}: key {n + 1} of {len(tiles)} should be a tile number")
                 listed.append(dict(self.record(v, f"{tiles_at}.{k}"), id=int(k)))
             tiles = listed
         for at, t in self.records(tiles, tiles_at):
@@ -408,7 +526,7 @@ class _JsonReader:
             el.set("visible", "1" if lay["visible"] else "0")
         self.properties(el, lay.get("properties"), where)
         if tag == "layer":
-            data = ET.SubElement(el, "data")
+            data = ET.SubElement(el, "data", encoding="base64")
             enc = self.text(lay, "encoding", where, "csv")
             comp = self.text(lay, "compression", where)
             if lay.get("chunks"):
@@ -419,8 +537,7 @@ class _JsonReader:
                     c.text = self.gid_text(ch.get("data"), enc, f"{at}.data")
             else:
                 data.text = self.gid_text(lay.get("data"), enc, f"{where}.data")
-            data.set("encoding", "base64" if enc == "base64" else "csv")
-            if comp:
+            if comp and enc == "base64":
                 data.set("compression", comp)
         elif tag == "objectgroup":
             for at, o in self.records(lay.get("objects"), f"{where}.objects"):
@@ -435,6 +552,8 @@ class _JsonReader:
         return el
 
     def gid_text(self, data, encoding: str, where: str) -> str:
+        """The layer's tile numbers as base64 text: kept when the layer is base64, made from the
+        list of numbers otherwise (whole numbers from 0 to 2³²−1; a fraction is cut)."""
         if encoding == "base64":
             if data is not None and not isinstance(data, str):
                 self.wrong(where, "a base64 text (the layer's encoding is base64)", data)
@@ -443,12 +562,22 @@ class _JsonReader:
             self.wrong(where, "a list of numbers (the layer has no base64 encoding)", data)
         if data is not None and not isinstance(data, list):
             self.wrong(where, "a list of numbers or a base64 text", data)
-        gids = []
-        for i, g in enumerate(data or []):
-            if isinstance(g, bool) or not isinstance(g, (int, float)) or not math.isfinite(g):
-                self.wrong(f"{where}[{i}]", "a tile number", g)
-            gids.append(str(int(g)))
-        return ",".join(gids)
+        data = data or []
+        kinds = set(map(type, data))
+        if kinds - {int, float}:
+            i = next(i for i, g in enumerate(data) if type(g) not in (int, float))
+            self.wrong(f"{where}[{i}]", "a tile number", data[i])
+        try:
+            values = np.array(data, dtype=np.float64 if float in kinds else np.int64)
+            with np.errstate(invalid="ignore"):
+                bad = np.nonzero(~((values >= 0) & (values < GID_LIMIT)))[0]
+            first = int(bad[0]) if len(bad) else None
+        except OverflowError:          # a whole number beyond any float
+            first = next(i for i, g in enumerate(data) if not 0 <= g < GID_LIMIT)
+        if first is not None:
+            raise MapError(self.file, f"{where}[{first}]: should be a tile number from 0 to {GID_LIMIT - 1}, "
+                                      f"not {printable(data[first], 40)}")
+        return base64.b64encode(values.astype("<u4").tobytes()).decode("ascii")
 
     def map(self, data: dict) -> ET.Element:
         root = ET.Element("map")
@@ -475,65 +604,129 @@ class _Loader:
         self.subrects: dict[int, tuple[int, int, int, int]] = {}  # Tiled gid -> its part of an image
         self.tileset_sources: dict[str, int] = {}  # absolute tileset path -> firstgid
         self.tilesets: list[ET.Element] = []
+        self.firstgids: list[int] = []
+        self.tile_entries: dict[int, dict[int, ET.Element]] = {}   # id(tileset) -> its <tile>s by id
         self.exists_cache: dict[str, bool] = {}
+        self.templates: dict[str, ET.Element | str] = {}   # template path -> its tree, or why it is unusable
+        self.bytes_read = 0
+        self.tile_entry_count = 0
+        self.image_tiles = 0
+        self.cells = 0                  # layer tiles decoded
+        self.cover_work = 0             # tiles looked at for objects
+        self.listed_tiles = 0
+        self.matches: dict[tuple, str | None] = {}      # (word, choices, cutoff) -> closest choice
+        self.issue_set: set[MapIssue] = set()
 
     def warn(self, place: str, message: str, fix: str = "") -> None:
         issue = MapIssue(place, message, fix)
-        if issue not in self.issues:
+        if issue not in self.issue_set:
+            self.issue_set.add(issue)
             self.issues.append(issue)
 
     def exists(self, path: str) -> bool:
+        """A regular file (never opened: a FIFO or a device is no image)."""
         if path not in self.exists_cache:
-            self.exists_cache[path] = os.path.isfile(path)
+            self.exists_cache[path] = bool(path) and is_regular(path)
         return self.exists_cache[path]
 
-    def read_tree(self, path: Path, what: str) -> ET.Element:
-        """The map or a tileset it refers to, as TMX/TSX elements (JSON converted)."""
-        if not os.path.isfile(path):
-            raise MapError(self.file, f"{what} '{path.name}' not found (looked for {path})")
+    def refer(self, base: Path, source: str, what: str) -> tuple[Path | None, str]:
+        """Where a reference of the map leads, and why it cannot be followed ("" when it can). A
+        map refers to its files by relative paths only (docs/maps.md)."""
+        shown = printable(source, 120)
+        if os.path.isabs(source) or source.startswith(("~", "\\")) or (len(source) > 1 and source[1] == ":"):
+            return None, (f"{what} '{shown}' is an absolute path; a map refers to its files by relative paths "
+                          "only, so the map can move with them")
         try:
-            text = path.read_bytes()
-        except OSError as exc:
-            raise MapError(self.file, f"{what} '{path.name}' cannot be read: {exc.strerror}")
+            return (base / source).resolve(), ""
+        except (OSError, ValueError, RuntimeError):
+            return None, f"{what} '{shown}' is not a file name the system can use"
+
+    def read_tree(self, path: Path, what: str, shown: str) -> ET.Element:
+        """The map or a file it refers to, as TMX elements (JSON converted). Only a regular file
+        is read, and the map with all its files at most MAX_INPUT_BYTES together; ``shown`` is
+        the name messages use (the reference as the map writes it)."""
+        label = f"{what} '{printable(shown, 120)}'"
+        try:
+            size = regular_size(path, MAX_INPUT_BYTES)
+            if self.bytes_read + size > MAX_INPUT_BYTES:
+                raise FileRefused(f"would bring the map and its files over {MAX_INPUT_BYTES // 2**20} MB in all")
+            text = read_bounded(path, MAX_INPUT_BYTES - self.bytes_read)
+        except FileRefused as e:
+            where = f" (looked for {printable(path, 200)})" if e.reason == "not found" else ""
+            raise MapError(self.file, f"{label} {e.reason}{where}") from None
+        self.bytes_read += len(text)
+        name = printable(path.name, 120)
         if path.suffix.lower() in (".json", ".tmj", ".tsj") or text.lstrip()[:1] in (b"{", b"["):
+            if text.count(b"{") + text.count(b"[") > MAX_ELEMENTS:
+                raise MapError(name, f"holds more than {MAX_ELEMENTS:,} records and lists")
             try:
                 data = json.loads(text)
             except (ValueError, UnicodeDecodeError) as exc:
                 line = getattr(exc, "lineno", "?")
-                raise MapError(f"{path.name}, line {line}", f"malformed JSON: {exc}") from None
-            if not isinstance(data, dict):
-                raise MapError(path.name, "not a Tiled JSON file")
-            reader = _JsonReader(path.name)
+                raise MapError(f"{name}, line {line}", f"malformed JSON: {getattr(exc, 'msg', None) or exc}") from None
+            wanted = "map" if what == "map" else "tileset"
+            if not isinstance(data, dict) or data.get("type", wanted) != wanted or (
+                    "type" not in data and not isinstance(data.get("tilewidth"), (int, float))):
+                raise MapError(name, f"not a Tiled JSON {wanted}")
+            reader = _JsonReader(name)
             return reader.map(data) if what == "map" else reader.tileset(data)
+        if text.count(b"<") > 2 * MAX_ELEMENTS:
+            raise MapError(name, f"holds more than {MAX_ELEMENTS:,} XML elements")
         try:
-            return ET.fromstring(text)
+            root = ET.fromstring(text)
         except ET.ParseError as exc:
             line, col = exc.position
-            raise MapError(f"{path.name}, line {line}",
+            raise MapError(f"{name}, line {line}",
                            f"malformed XML (column {col}): {str(exc).split(':')[0]}") from None
+        if sum(1 for _ in root.iter()) > MAX_ELEMENTS:
+            raise MapError(name, f"holds more than {MAX_ELEMENTS:,} XML elements")
+        return root
 
     def load(self) -> LoadedMap:
-        root = self.read_tree(self.path, "map")
+        root = self.read_tree(self.path, "map", self.path.name)
         if root.tag != "map":
-            raise MapError(self.file, f"not a Tiled map (the file holds a <{root.tag}>)")
+            raise MapError(self.file, "not a Tiled map (its first element is not <map>)")
         orientation = root.get("orientation", "orthogonal")
         if orientation != "orthogonal":
-            raise MapError(self.file, f"orientation '{orientation}' is not supported: "
+            raise MapError(self.file, f"orientation '{printable(orientation, 40)}' is not supported: "
                                       "Escarmouche plays orthogonal maps only")
-        self.tile_w = int(_num(root.get("tilewidth"), 0))
-        self.tile_h = int(_num(root.get("tileheight"), 0))
+        self.tile_w = _int(root.get("tilewidth"), 0)
+        self.tile_h = _int(root.get("tileheight"), 0)
         if self.tile_w <= 0 or self.tile_h <= 0:
             raise MapError(self.file, "the map has no tile size (tilewidth/tileheight)")
+        if max(self.tile_w, self.tile_h) > MAX_TILE_PX:
+            raise MapError(self.file, f"its tiles are {self.tile_w}×{self.tile_h} px; at most {MAX_TILE_PX} px a "
+                                      "side are supported")
+        root.set("tilewidth", str(self.tile_w))
+        root.set("tileheight", str(self.tile_h))
+        self.count_elements(root)
         self.normalise(root)
         return self.build(root)
+
+    def count_elements(self, root: ET.Element) -> None:
+        """Refuse a map holding more of one kind of element than the limits allow, before any work."""
+        counts: dict[str, int] = {}
+        points = 0
+        for el in root.iter():
+            counts[el.tag] = counts.get(el.tag, 0) + 1
+            if el.tag in ("polygon", "polyline"):
+                points += (el.get("points") or "").count(" ") + 1
+        for tags, limit, what in ((("tileset",), MAX_TILESETS, "tilesets"),
+                                  (("layer", "objectgroup", "imagelayer", "group"), MAX_LAYERS, "layers"),
+                                  (("object",), MAX_OBJECTS, "objects"),
+                                  (("property",), MAX_PROPERTIES, "properties")):
+            if sum(counts.get(t, 0) for t in tags) > limit:
+                raise MapError(self.file, f"the map has more than {limit:,} {what}")
+        if points > MAX_POINTS:
+            raise MapError(self.file, f"its polygons and polylines have more than {MAX_POINTS:,} points in all")
 
     # --- normalisation ------------------------------------------------------------------
     def normalise(self, root: ET.Element) -> None:
         base = self.path.parent
         for ts in root.findall("tileset"):
             self.inline_tileset(root, ts, base)
-        self.tilesets = sorted(root.findall("tileset"), key=lambda t: int(t.get("firstgid", "1")))
-        layers = self.flatten(list(root), 0.0, 0.0, 1.0, True, {})
+        self.sort_tilesets(root)
+        layers = self.flatten(list(root), 0.0, 0.0, 1.0, True, {}, 0)
         for child in list(root):
             if child.tag != "tileset" and child.tag != "properties":
                 root.remove(child)
@@ -545,51 +738,74 @@ class _Loader:
             elif lay.tag == "imagelayer":
                 self.fix_image_layer(lay, base)
             root.append(lay)
+        if sum(1 for _ in root.iter("property")) > MAX_PROPERTIES:     # templates add theirs
+            raise MapError(self.file, f"the map and its templates have more than {MAX_PROPERTIES:,} properties")
         for props in root.iter("properties"):
             self.clean_properties(props)
         for obj in root.iter("object"):
             self.fill_tile_object_size(obj)
         root.set("infinite", "0")
 
+    def sort_tilesets(self, root: ET.Element) -> None:
+        self.tilesets = sorted(root.findall("tileset"), key=lambda t: int(t.get("firstgid")))
+        self.firstgids = [int(t.get("firstgid")) for t in self.tilesets]
+        self.tile_entries = {id(ts): {_int(t.get("id"), -1): t for t in ts.findall("tile")} for ts in self.tilesets}
+
     def inline_tileset(self, root: ET.Element, ts: ET.Element, base: Path) -> None:
-        firstgid = ts.get("firstgid", "1")
+        firstgid = _whole(ts.get("firstgid", "1"))
         source = ts.get("source")
+        if firstgid is None or not 1 <= firstgid < GID_LIMIT:
+            raise MapError(self.file, f"tileset '{printable(source or ts.get('name', ''), 120)}': firstgid "
+                                      f"'{printable(ts.get('firstgid'), 40)}' should be a whole number from 1")
         ts_base = base
         if source:
-            ts_path = (base / source).resolve()
-            loaded = self.read_tree(ts_path, "tileset")
+            ts_path, refused = self.refer(base, source, "tileset")
+            if refused:
+                raise MapError(self.file, refused)
+            loaded = self.read_tree(ts_path, "tileset", source)
             if loaded.tag != "tileset":
-                raise MapError(self.file, f"tileset '{source}' is not a Tiled tileset")
+                raise MapError(self.file, f"tileset '{printable(source, 120)}' is not a Tiled tileset")
             ts_base = ts_path.parent
-            self.tileset_sources[str(ts_path)] = int(firstgid)
+            self.tileset_sources[str(ts_path)] = firstgid
             ts.clear()
             ts.attrib.update(loaded.attrib)
             ts.extend(list(loaded))
-            ts.set("firstgid", firstgid)
+        ts.set("firstgid", str(firstgid))
         name = ts.get("name") or (Path(source).stem if source else "tileset")
-        place = f"tileset '{name}'"
-        tw = int(_num(ts.get("tilewidth"), self.tile_w)) or self.tile_w
-        th = int(_num(ts.get("tileheight"), self.tile_h)) or self.tile_h
-        ts.set("tilewidth", str(tw))
-        ts.set("tileheight", str(th))
+        place = f"tileset '{printable(name, 120)}'"
+        tw, th = (self.tile_size(ts, key, default, place) for key, default in
+                  (("tilewidth", self.tile_w), ("tileheight", self.tile_h)))
         for key in ("spacing", "margin", "tilecount", "columns"):
             if ts.get(key) is not None:
-                ts.set(key, str(int(_num(ts.get(key)))))
+                value = _int(ts.get(key), 0)
+                if not 0 <= value <= MAX_IMAGE_PX:
+                    self.warn(place, f"{key} '{printable(ts.get(key), 40)}' is not a size from 0 to {MAX_IMAGE_PX}; "
+                                     "0 used", "set it in Tiled's tileset properties")
+                    value = 0
+                ts.set(key, str(value))
         image = ts.find("image")
         if image is not None:
             self.fix_image(image, ts_base, place, ts)
-            if (int(image.get("width")) // tw) * (int(image.get("height")) // th) > MAX_TILES:   # pytmx cuts them all
-                raise MapError(self.file, f"{place}: its image of {image.get('width')}×{image.get('height')} px "
-                                          f"holds more than {MAX_TILES} tiles")
-        for tile in ts.findall("tile"):
+            self.count_image_tiles(ts, image, tw, th, place)
+        tiles = ts.findall("tile")
+        self.tile_entry_count += len(tiles)
+        if self.tile_entry_count > MAX_TILE_ENTRIES:
+            raise MapError(self.file, f"its tilesets describe more than {MAX_TILE_ENTRIES:,} tiles "
+                                      "(properties, shapes or images of their own)")
+        for tile in tiles:
+            tile_id = _int(tile.get("id"), -1)
+            if not 0 <= tile_id < GID_LIMIT - firstgid:
+                raise MapError(self.file, f"{place}: tile id '{printable(tile.get('id'), 40)}' should be a "
+                                          "whole number from 0")
+            tile.set("id", str(tile_id))
             for group in tile.findall("objectgroup"):
                 if group.find("object") is not None:
-                    self.collision_gids.add(int(firstgid) + int(_num(tile.get("id"))))
+                    self.collision_gids.add(firstgid + tile_id)
                 tile.remove(group)
             kind = tile.get("class") or tile.get("type")
             if tile.get("width") and tile.get("height"):     # Tiled 1.9 sub-rectangle of an image
-                self.subrects[int(firstgid) + int(_num(tile.get("id")))] = tuple(
-                    int(_num(tile.get(k))) for k in ("x", "y", "width", "height"))
+                self.subrects[firstgid + tile_id] = tuple(
+                    min(MAX_IMAGE_PX, max(0, _int(tile.get(k), 0))) for k in ("x", "y", "width", "height"))
             for key in list(tile.attrib):      # legacy attributes (terrain corners…) are not properties
                 if key != "id":
                     del tile.attrib[key]
@@ -597,46 +813,83 @@ class _Loader:
                 tile.set("type", kind)
             timage = tile.find("image")
             if timage is not None:
-                self.fix_image(timage, ts_base, f"{place}: tile {tile.get('id')}", None)
+                self.fix_image(timage, ts_base, f"{place}: tile {tile_id}", None)
         for extra in ("wangsets", "terraintypes", "transformations", "grid"):
             for node in ts.findall(extra):
                 ts.remove(node)
 
+    def tile_size(self, ts: ET.Element, key: str, default: int, place: str) -> int:
+        """A tileset's tile width or height: 1 to MAX_TILE_PX, else the map's (with a warning)."""
+        value = _int(ts.get(key), default) if ts.get(key) is not None else default
+        if not 1 <= value <= MAX_TILE_PX:
+            self.warn(place, f"{key} '{printable(ts.get(key), 40)}' is not a size from 1 to {MAX_TILE_PX} px; "
+                             f"the map's {default} px used", "set the tile size in Tiled's tileset properties")
+            value = default
+        ts.set(key, str(value))
+        return value
+
+    def count_image_tiles(self, ts: ET.Element, image: ET.Element, tw: int, th: int, place: str) -> None:
+        """The tiles pytmx will cut the tileset image into, counted as it counts them, refused above
+        the limits before it starts."""
+        w, h = int(image.get("width")), int(image.get("height"))
+        sp, mg = int(ts.get("spacing", "0")), int(ts.get("margin", "0"))
+        count = len(range(mg, h + mg - th + 1, th + sp)) * len(range(mg, w + mg - tw + 1, tw + sp))
+        self.image_tiles += count
+        if count > MAX_IMAGE_TILES:
+            raise MapError(self.file, f"{place}: its image of {w}×{h} px holds more than {MAX_IMAGE_TILES:,} tiles")
+        if self.image_tiles > MAX_ALL_IMAGE_TILES:
+            raise MapError(self.file, f"its tileset images hold more than {MAX_ALL_IMAGE_TILES:,} tiles in all")
+
     def fix_image(self, image: ET.Element, base: Path, place: str, ts: ET.Element | None) -> None:
-        """Absolute source; width/height filled from the file header or the tile grid."""
+        """Absolute source; width/height filled from the file header or the tile grid, each from 0
+        to MAX_IMAGE_PX (anything else is read as unknown)."""
         src = image.get("source")
+        full = ""
         if not src:
             self.warn(place, "image has no file (embedded image data is not supported); "
                              "tiles drawn as placeholders", "save the image as a PNG file")
-            image.set("source", "")
-            full = ""
         else:
-            full = str((base / src).resolve())
-            image.set("source", full)
-            if not self.exists(full):
-                self.warn(place, f"image '{src}' not found; tiles drawn as placeholders",
-                          f"put the image at {full} or fix the path in Tiled")
-        if image.get("width") and image.get("height"):
-            image.set("width", str(int(_num(image.get("width")))))
-            image.set("height", str(int(_num(image.get("height")))))
+            path, refused = self.refer(base, src, "image")
+            if refused:
+                self.warn(place, f"{refused}; tiles drawn as placeholders", "give the image's path relative to "
+                                                                           "the map in Tiled")
+            else:
+                full = str(path)
+                if not self.exists(full):
+                    self.warn(place, f"image '{printable(src, 120)}' not found; tiles drawn as placeholders",
+                              f"put the image at {printable(full, 200)} or fix the path in Tiled")
+        image.set("source", full)
+        declared = [_int(image.get(k), None) for k in ("width", "height")]
+        for key, value in zip(("width", "height"), declared):
+            if image.get(key) and (value is None or not 0 <= value <= MAX_IMAGE_PX):
+                raise MapError(self.file, f"{place}: its image {key} '{printable(image.get(key), 40)}' is not a "
+                                          f"size from 0 to {MAX_IMAGE_PX:,} px (more than any image can be)")
+        if image.get("width") and image.get("height") and all(declared):
+            image.set("width", str(declared[0]))
+            image.set("height", str(declared[1]))
             return
         size = image_size(full) if full and self.exists(full) else None
+        if size is not None and not all(0 <= v <= MAX_IMAGE_PX for v in size):
+            size = None
         if size is None and ts is not None:
-            cols = int(_num(ts.get("columns"), 0))
-            count = int(_num(ts.get("tilecount"), 0))
+            cols, count = _int(ts.get("columns"), 0), _int(ts.get("tilecount"), 0)
             if cols and count:
                 tw, th = int(ts.get("tilewidth")), int(ts.get("tileheight"))
                 sp, mg = int(_num(ts.get("spacing"))), int(_num(ts.get("margin")))
                 rows = math.ceil(count / cols)
                 size = (2 * mg + cols * tw + (cols - 1) * sp, 2 * mg + rows * th + (rows - 1) * sp)
+                if not all(0 <= v <= MAX_IMAGE_PX for v in size):
+                    size = None
         if size is None:
             size = (0, 0)
         image.set("width", str(size[0]))
         image.set("height", str(size[1]))
 
-    def flatten(self, children, ox, oy, opacity, visible, inherited) -> list[ET.Element]:
+    def flatten(self, children, ox, oy, opacity, visible, inherited, depth: int) -> list[ET.Element]:
         """Group layers dissolved into their children, passing on offset, opacity, visibility
         and properties, so draw order and layer properties survive."""
+        if depth > MAX_GROUP_DEPTH:
+            raise MapError(self.file, f"its group layers nest more than {MAX_GROUP_DEPTH} deep")
         out = []
         for child in children:
             if child.tag not in ("layer", "objectgroup", "imagelayer", "group"):
@@ -651,7 +904,7 @@ class _Loader:
                 for p in node.findall("property"):
                     props[p.get("name")] = p
             if child.tag == "group":
-                out.extend(self.flatten(list(child), cx, cy, c_opacity, c_visible, props))
+                out.extend(self.flatten(list(child), cx, cy, c_opacity, c_visible, props, depth + 1))
                 continue
             child.set("offsetx", str(round(cx)))
             child.set("offsety", str(round(cy)))
@@ -671,48 +924,46 @@ class _Loader:
         return out
 
     def make_finite(self, root: ET.Element, layers: list[ET.Element]) -> None:
-        """Decode every tile layer (chunks included) and re-encode it as plain CSV."""
-        w, h = int(_num(root.get("width"))), int(_num(root.get("height")))
-        if w * h > MAX_TILES:
-            raise MapError(self.file, f"the map is {w}×{h} tiles; at most {MAX_TILES} tiles are supported")
+        """Decode every tile layer (chunks included) into a grid of raw gids (``self.grids``); pytmx
+        is given only each layer's distinct gids, in the order they first appear, so it numbers
+        them as it would have numbered the whole layer, without reading every tile again."""
+        w, h = _int(root.get("width"), 0), _int(root.get("height"), 0)
+        self.check_size(w, h)
         decoded = []
         bounds = None
         infinite = root.get("infinite") in ("1", "true")
         for lay in layers:
-            name = lay.get("name", "")
+            name = printable(lay.get("name", ""), 120)
             data = lay.find("data")
             chunks = [] if data is None else data.findall("chunk")
             try:
                 if chunks:
                     parts = []
                     for ch in chunks:
-                        cx, cy = int(ch.get("x")), int(ch.get("y"))
-                        cw, chh = int(ch.get("width")), int(ch.get("height"))
+                        cx, cy, cw, chh = (_whole(ch.get(k)) for k in ("x", "y", "width", "height"))
+                        if None in (cx, cy, cw, chh) or cw < 0 or chh < 0 or max(abs(cx), abs(cy)) >= GID_LIMIT:
+                            raise ValueError("a chunk's x, y, width and height should be whole numbers")
+                        self.spend_cells(cw * chh, name)
                         gids = _decode_data(ch.text, data.get("encoding"), data.get("compression"),
-                                            ch.findall("tile"))
-                        if len(gids) != cw * chh:
-                            raise ValueError(f"chunk at ({cx}, {cy}) has {len(gids)} tiles, "
-                                             f"expected {cw * chh}")
+                                            ch.findall("tile"), cw * chh)
                         parts.append((cx, cy, cw, chh, gids))
                         box = (cx, cy, cx + cw, cy + chh)
                         bounds = box if bounds is None else (
                             min(bounds[0], box[0]), min(bounds[1], box[1]),
                             max(bounds[2], box[2]), max(bounds[3], box[3]))
                     decoded.append((lay, parts))
-                elif infinite:                  # an infinite map's layer without chunks is empty
-                    decoded.append((lay, []))
+                elif infinite or data is None:      # an infinite map's layer without chunks is empty
+                    decoded.append((lay, None))
                 else:
-                    gids = [] if data is None else _decode_data(
-                        data.text, data.get("encoding"), data.get("compression"),
-                        data.findall("tile"))
-                    if data is not None and len(gids) != w * h:
-                        raise ValueError(f"layer data has {len(gids)} tiles, expected {w}×{h}")
-                    decoded.append((lay, gids or [0] * (w * h)))
+                    self.spend_cells(w * h, name)
+                    gids = _decode_data(data.text, data.get("encoding"), data.get("compression"),
+                                        data.findall("tile"), w * h)
+                    decoded.append((lay, gids))
             except MapError:
                 raise
             except Exception as exc:
                 raise MapError(f"{self.file}: layer '{name}'",
-                               f"tile data cannot be decoded ({exc})") from None
+                               f"tile data cannot be decoded ({printable(exc, 200) or type(exc).__name__})") from None
         origin = (0, 0)
         if bounds is not None and infinite:
             origin = (bounds[0], bounds[1])
@@ -722,30 +973,48 @@ class _Loader:
             self.shift = (-origin[0] * self.tile_w, -origin[1] * self.tile_h)
         else:
             self.shift = (0, 0)
-        if w * h > MAX_TILES:
-            raise MapError(self.file, f"the map is {w}×{h} tiles; at most {MAX_TILES} tiles are supported")
+        self.check_size(w, h)
+        self.grids: list[np.ndarray] = []
+        distinct: set[int] = set()
         for lay, content in decoded:
-            if content and isinstance(content[0], tuple):
+            if isinstance(content, list):
                 grid = np.zeros((h, w), dtype=np.uint32)
                 for cx, cy, cw, chh, gids in content:
-                    arr = np.array(gids, dtype=np.uint32).reshape(chh, cw)
+                    arr = gids.reshape(chh, cw)
                     x0, y0 = cx - origin[0], cy - origin[1]
                     xs, ys = max(0, x0), max(0, y0)
                     xe, ye = min(w, x0 + cw), min(h, y0 + chh)
                     if xe > xs and ye > ys:
                         grid[ys:ye, xs:xe] = arr[ys - y0:ye - y0, xs - x0:xe - x0]
-                flat = grid.ravel().tolist()
-            elif not content:
-                flat = [0] * (w * h)
+            elif content is None:
+                grid = np.zeros((h, w), dtype=np.uint32)
             else:
-                flat = content
+                grid = content.reshape(h, w)
+            values, first = np.unique(grid, return_index=True)
+            in_order = values[np.argsort(first)]
+            distinct.update(in_order.tolist())
+            if len(distinct) > MAX_GIDS + 1:
+                raise MapError(self.file, f"its tile layers use more than {MAX_GIDS:,} different tiles")
+            self.grids.append(grid)
             data = lay.find("data")
             if data is not None:
                 lay.remove(data)
             data = ET.SubElement(lay, "data", encoding="csv")
-            data.text = ",".join(map(str, flat)) if flat else "0"
-            lay.set("width", str(w))
-            lay.set("height", str(h))
+            data.text = ",".join(map(str, in_order.tolist()))
+            lay.set("width", str(len(in_order)))
+            lay.set("height", "1")
+
+    def check_size(self, w: int, h: int) -> None:
+        if w < 0 or h < 0 or w * h > MAX_TILES:
+            raise MapError(self.file, f"the map is {w}×{h} tiles; at most {MAX_TILES:,} tiles are supported")
+
+    def spend_cells(self, n: int, layer: str) -> None:
+        """Count tiles about to be decoded against the map's budget, before decoding them."""
+        self.cells += n
+        if n > MAX_TILES or self.cells > MAX_LAYER_CELLS:
+            raise MapError(f"{self.file}: layer '{layer}'", f"the tile layers hold more than {MAX_LAYER_CELLS:,} "
+                                                           "tiles in all" if n <= MAX_TILES else
+                           f"a chunk of more than {MAX_TILES:,} tiles")
 
     def resolve_template(self, root: ET.Element, obj: ET.Element, base: Path, layer: str) -> None:
         """Fill an object from its .tx template (the instance's own attributes win); objects of
@@ -757,24 +1026,20 @@ class _Loader:
         if not src:
             return
         place = f"layer '{layer}': object {obj.get('id', '?')}"
-        tpath = (base / src).resolve()
-        if not os.path.isfile(tpath):
-            self.warn(place, f"template '{src}' not found; the object keeps only its own data",
-                      f"put the template at {tpath}")
+        tpath, tree = self.template(base, src)
+        if isinstance(tree, str):
+            self.warn(place, f"{tree}; the object keeps only its own data",
+                      "give the template's path relative to the map in Tiled" if "absolute" in tree
+                      else f"put the template at {printable(tpath, 200)}" if "not found" in tree
+                      else "point the object at a template saved by Tiled")
             return
-        try:
-            tree = ET.fromstring(tpath.read_bytes())
-        except ET.ParseError as exc:
-            raise MapError(f"{tpath.name}, line {exc.position[0]}", "malformed XML template") from None
         tobj = tree.find("object")
-        if tobj is None:
-            return
         own_gid = obj.get("gid")
         for key, value in tobj.attrib.items():
             if key not in obj.attrib and key != "id":
                 obj.set(key, value)
         if tobj.get("gid") and not own_gid:
-            obj.set("gid", str(self.template_gid(root, tree, tpath, int(tobj.get("gid")))))
+            obj.set("gid", str(self.template_gid(root, tree, tpath, _whole(tobj.get("gid")), place)))
         tprops = tobj.find("properties")
         if tprops is not None:
             props = obj.find("properties")
@@ -783,30 +1048,61 @@ class _Loader:
             own = {p.get("name") for p in props.findall("property")}
             for p in tprops.findall("property"):
                 if p.get("name") not in own:
-                    props.append(p)
+                    props.append(copy.deepcopy(p))
         if not any(obj.find(t) is not None for t in ("ellipse", "point", "polygon", "polyline", "text")):
             for t in ("ellipse", "point", "polygon", "polyline", "text"):
                 node = tobj.find(t)
                 if node is not None:
-                    obj.append(node)
+                    obj.append(copy.deepcopy(node))
 
-    def template_gid(self, root: ET.Element, tree: ET.Element, tpath: Path, gid: int) -> int:
+    def template(self, base: Path, src: str) -> tuple[Path | None, ET.Element | str]:
+        """A template's path and tree (each file read once), or why it cannot be used: a template
+        is an XML file whose first element is <template> and holds an <object>; nothing of a file
+        that is not one is quoted."""
+        tpath, refused = self.refer(base, src, "template")
+        if refused:
+            return None, refused
+        key = str(tpath)
+        if key not in self.templates:
+            shown = printable(src, 120)
+            if not self.exists(key):
+                try:
+                    regular_size(tpath)
+                    self.templates[key] = f"template '{shown}' not found"
+                except FileRefused as e:
+                    self.templates[key] = f"template '{shown}' {e.reason}"
+            else:
+                tree = self.read_tree(tpath, "template", src)
+                if tree.tag != "template" or tree.find("object") is None:
+                    self.templates[key] = f"template '{shown}' is not a Tiled template"
+                else:
+                    self.templates[key] = tree
+        return tpath, self.templates[key]
+
+    def template_gid(self, root: ET.Element, tree: ET.Element, tpath: Path, gid: int | None, place: str) -> int:
         """A template's gid counts in the template's own tileset list: map it into the map's."""
+        if gid is None or not 0 < gid < GID_LIMIT:
+            self.warn(place, "its template's tile number is not a whole number from 1; no tile drawn")
+            return 0
         flags = gid & ~GID_MASK
         ref = tree.find("tileset")
         if ref is None or not ref.get("source"):
             return gid
-        ts_path = (tpath.parent / ref.get("source")).resolve()
-        local = (gid & GID_MASK) - int(ref.get("firstgid", "1"))
+        ts_path, refused = self.refer(tpath.parent, ref.get("source"), "tileset")
+        if refused:
+            raise MapError(self.file, f"template '{printable(tpath.name, 120)}': {refused}")
+        local = (gid & GID_MASK) - (_whole(ref.get("firstgid", "1")) or 1)
         key = str(ts_path)
         if key not in self.tileset_sources:
+            if len(self.tilesets) >= MAX_TILESETS:
+                raise MapError(self.file, f"the map and its templates use more than {MAX_TILESETS} tilesets")
             last = max((int(t.get("firstgid")) + _tile_count(t) for t in root.findall("tileset")),
                        default=1)
             ts = ET.Element("tileset", firstgid=str(last), source=os.path.relpath(ts_path, self.path.parent))
             self.inline_tileset(root, ts, self.path.parent)
             root.insert(0, ts)
-            self.tilesets = sorted(root.findall("tileset"), key=lambda t: int(t.get("firstgid", "1")))
-        return (self.tileset_sources[key] + local) | flags
+            self.sort_tilesets(root)
+        return max(0, self.tileset_sources[key] + local) | flags
 
     def fix_image_layer(self, lay: ET.Element, base: Path) -> None:
         image = lay.find("image")
@@ -815,34 +1111,37 @@ class _Loader:
                 lay.remove(image)
             ET.SubElement(lay, "image")
             return
-        full = str((base / image.get("source")).resolve())
+        place = f"image layer '{lay.get('name', '')}'"
+        path, refused = self.refer(base, image.get("source"), "image")
+        if refused:
+            self.warn(place, refused, "give the image's path relative to the map in Tiled")
+            image.set("source", "")
+            return
+        full = str(path)
         if not self.exists(full):
-            self.warn(f"image layer '{lay.get('name', '')}'", f"image '{image.get('source')}' not found",
-                      "fix the path in Tiled")
+            self.warn(place, f"image '{printable(image.get('source'), 120)}' not found", "fix the path in Tiled")
         image.set("source", full)
 
     def fill_tile_object_size(self, obj: ET.Element) -> None:
         if not obj.get("gid") or (obj.get("width") and obj.get("height")):
             return
-        gid = int(_num(obj.get("gid"))) & GID_MASK
+        gid = _int(obj.get("gid"), 0) & GID_MASK
         ts = self.tileset_of(gid)
         if ts is None:
             return
         w, h = ts.get("tilewidth"), ts.get("tileheight")
-        for tile in ts.findall("tile"):
-            if int(_num(tile.get("id"))) == gid - int(ts.get("firstgid")):
-                img = tile.find("image")
-                if img is not None and img.get("width"):
-                    w, h = img.get("width"), img.get("height")
+        tile = self.tile_entries.get(id(ts), {}).get(gid - int(ts.get("firstgid")))
+        if tile is not None:
+            img = tile.find("image")
+            if img is not None and img.get("width"):
+                w, h = img.get("width"), img.get("height")
         obj.set("width", obj.get("width") or w)
         obj.set("height", obj.get("height") or h)
 
     def tileset_of(self, gid: int) -> ET.Element | None:
-        found = None
-        for ts in self.tilesets:
-            if int(ts.get("firstgid")) <= gid:
-                found = ts
-        return found
+        """The tileset whose firstgid is the largest at or below ``gid``."""
+        i = bisect.bisect_right(self.firstgids, gid)
+        return self.tilesets[i - 1] if i else None
 
     def clean_properties(self, props: ET.Element) -> None:
         """Make every property one pytmx can cast: list/class flattened, bad numbers as text."""
@@ -905,17 +1204,21 @@ class _Loader:
             if tiled in self.collision_gids:
                 p["__collision_shape__"] = True
             props_by_gid[gid] = p
-        layers, tiles = [], {}
-        for layer in tm.layers:
-            if isinstance(layer, pytmx.TiledTileLayer):
-                gids = np.array(layer.data, dtype=np.uint32).reshape(height, width)
-                layers.append(RenderLayer(layer.name or "", gids, bool(layer.visible),
-                                          float(layer.opacity),
-                                          (float(layer.offsetx), float(layer.offsety))))
-                self.apply_tile_layer(bf, layer, gids, props_by_gid)
+        layers, tiles, present = [], {}, []
+        tile_layers = [layer for layer in tm.layers if isinstance(layer, pytmx.TiledTileLayer)]
+        for layer, raw in zip(tile_layers, self.grids):
+            values, inverse = np.unique(raw, return_inverse=True)     # pytmx's number for each raw gid
+            lut = np.array([tm.register_gid_check_flags(int(v)) for v in values], dtype=np.uint32)
+            gids = lut[inverse.reshape(-1)].reshape(height, width)
+            present.append(np.unique(lut))
+            layers.append(RenderLayer(layer.name or "", gids, bool(layer.visible),
+                                      float(layer.opacity),
+                                      (float(layer.offsetx), float(layer.offsety))))
+        self.grids = []
+        self.apply_tile_layers(bf, tile_layers, layers, present, props_by_gid, max(tm.maxgid, 1))
         for gid in range(1, max_gid):
             tiles[gid] = self.tile_image(tm, gid)
-        self.check_gids(layers)
+        self.check_gids(layers, present)
         sprites, image_layers = [], []
         for layer in tm.layers:
             offset = (float(getattr(layer, "offsetx", 0) or 0), float(getattr(layer, "offsety", 0) or 0))
@@ -953,9 +1256,8 @@ class _Loader:
         image = filename if filename and self.exists(filename) else ""
         return TileImage(image, tuple(int(v) for v in rect), fx, fy, fd)
 
-    def check_gids(self, layers: list[RenderLayer]) -> None:
-        for lay in layers:
-            used = np.unique(lay.gids)
+    def check_gids(self, layers: list[RenderLayer], present: list[np.ndarray]) -> None:
+        for lay, used in zip(layers, present):
             bad = sorted({self.gid_info.get(int(g), (0,))[0] for g in used if g} - {0})
             bad = [g for g in bad if self.tileset_of(g) is None
                    or g >= int(self.tileset_of(g).get("firstgid")) + _tile_count(self.tileset_of(g))]
@@ -1021,16 +1323,27 @@ class _Loader:
         """A property name one typo away from a known one (``hidding_place``) is worth a warning."""
         for key in props:
             if isinstance(key, str) and key not in KNOWN_NAMES:
-                guess = difflib.get_close_matches(key.lower(), KNOWN_NAMES, n=1, cutoff=0.85)
-                if guess and guess[0] != key.lower():
-                    self.warn(place, f"property '{key}' is not one the game reads; ignored",
-                              f"did you mean '{guess[0]}'?")
+                guess = self.close_match(key.lower(), KNOWN_NAMES, 0.85)
+                if guess and guess != key.lower():
+                    self.warn(place, f"property '{printable(key, 60)}' is not one the game reads; ignored",
+                              f"did you mean '{guess}'?")
+
+    def close_match(self, word: str, choices, cutoff: float) -> str | None:
+        """The known word closest to ``word`` (difflib), once per word; only NAME_CHECKS different
+        words of a map are looked at, since each costs tens of microseconds."""
+        key = (word, tuple(choices), cutoff)
+        if key not in self.matches:
+            if len(self.matches) >= NAME_CHECKS:
+                return None
+            guess = difflib.get_close_matches(word, list(choices), n=1, cutoff=cutoff)
+            self.matches[key] = guess[0] if guess else None
+        return self.matches[key]
 
     def unknown(self, place: str, name: str, value, allowed) -> None:
         allowed = list(allowed)
-        guess = difflib.get_close_matches(str(value).lower(), allowed, n=1)
-        hint = f"did you mean '{guess[0]}'? " if guess else ""
-        self.warn(place, f"{name} '{value}' is not a known value; ignored",
+        guess = self.close_match(str(value).lower(), allowed, 0.6)
+        hint = f"did you mean '{guess}'? " if guess else ""
+        self.warn(place, f"{name} '{printable(value, 60)}' is not a known value; ignored",
                   f"{hint}use one of: {', '.join(allowed)}")
 
     def hazard_code(self, bf: Battlefield, hazard: str) -> int:
@@ -1042,8 +1355,9 @@ class _Loader:
         codes[code] = hazard
         return code
 
-    def apply(self, bf: Battlefield, mask: np.ndarray, features: dict) -> None:
-        """Write features on the tiles of ``mask``: what a later layer says wins."""
+    def apply(self, bf: Battlefield, mask, features: dict) -> None:
+        """Write features on the tiles of ``mask`` (a boolean array, or the rows and columns of
+        tiles): what a later layer says wins."""
         for name, value in features.items():
             if name in BOOL_FEATURES:
                 getattr(bf, BOOL_FEATURES[name])[mask] = value
@@ -1058,45 +1372,75 @@ class _Loader:
             elif name == "hazard":
                 bf.hazard[mask] = self.hazard_code(bf, value)
 
-    def apply_exit(self, bf: Battlefield, mask: np.ndarray, side: int) -> None:
+    def apply_exit(self, bf: Battlefield, where, side: int) -> None:
         """Exit tiles lie on the map edge (conventions.md 7); inner ones are ignored, with a
-        warning, which also keeps other games' warp objects named "exit" harmless."""
-        edge = np.zeros_like(mask)
-        edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = True
-        inner = mask & ~edge
+        warning, which also keeps other games' warp objects named "exit" harmless. ``where`` is a
+        mask or the (rows, columns) of tiles, as in ``apply``."""
+        ys, xs = np.nonzero(where) if isinstance(where, np.ndarray) else where
+        edge = (ys == 0) | (ys == bf.height - 1) | (xs == 0) | (xs == bf.width - 1)
+        inner = ~edge
         if inner.any():
-            y, x = (int(v[0]) for v in np.nonzero(inner))
-            self.warn(f"tile ({x}, {y})", f"{int(inner.sum())} exit tile(s) not on the map edge are ignored",
+            first = int(np.argmax(inner))
+            self.warn(f"tile ({int(xs[first])}, {int(ys[first])})",
+                      f"{int(inner.sum())} exit tile(s) not on the map edge are ignored",
                       "exits belong on the outer row or column of the map")
-        bf.exit_side[mask & edge] = side
+        bf.exit_side[ys[edge], xs[edge]] = side
 
-    def apply_tile_layer(self, bf, layer, gids, props_by_gid) -> None:
-        """Layer properties, then tile properties, then the foreign layer-name convention."""
-        name = layer.name or ""
-        place = f"layer '{name}'"
-        non_empty = gids != 0
-        layer_features = self.feature_values(layer.properties, place)
-        game_aware = bool(layer_features)
-        per_gid = {}
-        for gid in np.unique(gids):
-            gid = int(gid)
-            if gid and props_by_gid.get(gid):
-                tiled = self.gid_info.get(gid, (gid,))[0]
-                f = self.feature_values(props_by_gid[gid], f"tile {tiled - self.firstgid_of(tiled)} "
-                                                           f"of {self.tileset_name(tiled)}")
-                if f:
-                    per_gid[gid] = f
-                if any(k in props_by_gid[gid] for k in FEATURE_PROPERTIES):
-                    game_aware = True
-        if layer_features:
-            self.apply(bf, non_empty, layer_features)
-        for gid, f in per_gid.items():
-            self.apply(bf, gids == gid, f)
-        lowered = name.lower()
-        if not game_aware and any(w in lowered for w in COLLISION_NAME_WORDS):
-            bf.blocks_move[non_empty] = True
-            if "wall" in lowered:
-                bf.blocks_sight[non_empty] = True
+    def apply_tile_layers(self, bf, tile_layers, layers: list[RenderLayer], present: list[np.ndarray],
+                          props_by_gid: dict, max_gid: int) -> None:
+        """Layer properties, then tile properties, then the foreign layer-name convention, layer by
+        layer. Each tile's features are read once and written through lookup tables, so the work
+        is the layers' size, however many different tiles they use."""
+        features: dict[int, dict] = {}
+        aware = np.zeros(max_gid + 1, dtype=bool)
+        for used in present:
+            for gid in used.tolist():
+                if gid and gid not in features and props_by_gid.get(gid):
+                    tiled = self.gid_info.get(gid, (gid,))[0]
+                    features[gid] = self.feature_values(props_by_gid[gid], f"tile {tiled - self.firstgid_of(tiled)} "
+                                                                           f"of {self.tileset_name(tiled)}")
+                    aware[gid] = any(k in props_by_gid[gid] for k in FEATURE_PROPERTIES)
+        tables = self.feature_tables(bf, features, max_gid)
+        for layer, render, used in zip(tile_layers, layers, present):
+            name = layer.name or ""
+            gids = render.gids
+            non_empty = gids != 0
+            layer_features = self.feature_values(layer.properties, f"layer '{name}'")
+            if layer_features:
+                self.apply(bf, non_empty, layer_features)
+            for feature, (has, value) in tables.items():
+                if not has[used].any():
+                    continue
+                where = has[gids]
+                if feature == "exit":
+                    for side in SIDE_VALUES.values():
+                        self.apply_exit(bf, where & (value[gids] == side), side)
+                else:
+                    self.feature_array(bf, feature)[where] = value[gids][where]
+            lowered = name.lower()
+            if not (layer_features or aware[used].any()) and any(w in lowered for w in COLLISION_NAME_WORDS):
+                bf.blocks_move[non_empty] = True
+                if "wall" in lowered:
+                    bf.blocks_sight[non_empty] = True
+
+    def feature_tables(self, bf: Battlefield, features: dict[int, dict], max_gid: int) -> dict:
+        """{feature: (has, value)}: for each pytmx gid, whether its tile says something about the
+        feature and what, in the Battlefield array's own terms."""
+        tables: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        for gid, found in features.items():
+            for feature, v in found.items():
+                if feature not in tables:
+                    dtype = np.int16 if feature == "exit" else self.feature_array(bf, feature).dtype
+                    tables[feature] = (np.zeros(max_gid + 1, dtype=bool), np.zeros(max_gid + 1, dtype=dtype))
+                has, value = tables[feature]
+                has[gid] = True
+                value[gid] = (COVER_VALUES[v] if feature == "cover" else DOOR_VALUES[v] if feature == "door"
+                              else self.hazard_code(bf, v) if feature == "hazard" else v)
+        return tables
+
+    @staticmethod
+    def feature_array(bf: Battlefield, feature: str) -> np.ndarray:
+        return getattr(bf, BOOL_FEATURES.get(feature, feature))
 
     def firstgid_of(self, tiled: int) -> int:
         ts = self.tileset_of(tiled)
@@ -1106,24 +1450,41 @@ class _Loader:
         ts = self.tileset_of(tiled)
         return f"tileset '{ts.get('name', '')}'" if ts is not None else "no tileset"
 
-    def object_tiles(self, bf: Battlefield, obj, offset) -> tuple[Tile, ...]:
-        """Tiles an object covers: rectangles the tiles they overlap, points the tile they are in,
-        polygons the tiles whose centre is inside, polylines the tiles they pass over."""
+    def spend_cover(self, n: int) -> None:
+        """Count tiles about to be looked at for an object against the map's budget, before looking."""
+        self.cover_work += n
+        if self.cover_work > MAX_COVER_WORK:
+            raise MapError(self.file, f"its objects cover more than {MAX_COVER_WORK:,} tiles in all (counting "
+                                      "each polygon edge over each row it spans); use fewer or smaller objects")
+
+    def object_cells(self, bf: Battlefield, obj, offset) -> tuple[np.ndarray, np.ndarray] | None:
+        """The (rows, columns) of the tiles an object covers: rectangles the tiles they overlap,
+        points the tile they are in, polygons the tiles whose centre is inside, polylines the tiles
+        they pass over; row by row, except polylines, in the order they pass. None for an object
+        with a coordinate that is not a number within ±MAX_COORDINATE."""
         tw, th = self.tile_w, self.tile_h
         ox, oy = offset
-        rot = float(getattr(obj, "rotation", 0) or 0)
-        w, h = float(obj.width or 0), float(obj.height or 0)
+        rot = _num(getattr(obj, "rotation", 0) or 0, math.nan)
+        w, h = _num(obj.width or 0, math.nan), _num(obj.height or 0, math.nan)
+        x, y = _num(obj.x, math.nan) + ox, _num(obj.y, math.nan) + oy
+        if not all(abs(v) <= MAX_COORDINATE for v in (x, y)) or not math.isfinite(rot):
+            return None
         if hasattr(obj, "points"):
-            pts = [(p[0] + ox, p[1] + oy) for p in (obj.apply_transformations() if rot else obj.points)]
+            pts = obj.apply_transformations() if rot else obj.points
+            pts = np.array([(p[0], p[1]) for p in pts], dtype=np.float64).reshape(-1, 2) + (ox, oy)
+            if not (np.abs(pts) <= MAX_COORDINATE).all():
+                return None
             if obj.closed and len(pts) >= 3:
-                tiles = self.polygon_tiles(bf, pts)
-                if tiles:
-                    return tiles
-            return self.polyline_tiles(bf, pts)
-        x, y = float(obj.x) + ox, float(obj.y) + oy
+                cells = _polygon_cells(pts, tw, th, bf.width, bf.height, self.spend_cover)
+                if len(cells[0]):
+                    return cells
+            return _polyline_cells(pts, tw, th, bf.width, bf.height, self.spend_cover)
+        if not (abs(w) <= MAX_COORDINATE and abs(h) <= MAX_COORDINATE):
+            return None
         if w == 0 and h == 0:
             tx, ty = math.floor(x / tw), math.floor(y / th)
-            return ((tx, ty),) if bf.inside((tx, ty)) else ()
+            inside = bf.inside((tx, ty))
+            return np.array([ty] if inside else [], dtype=np.int64), np.array([tx] if inside else [], dtype=np.int64)
         if rot:
             c, s = math.cos(math.radians(rot)), math.sin(math.radians(rot))
             if getattr(obj, "gid", 0):       # tile objects rotate around their bottom-left
@@ -1133,101 +1494,99 @@ class _Loader:
             else:
                 corners = [(x + dx * c - dy * s, y + dx * s + dy * c)
                            for dx, dy in ((0, 0), (w, 0), (w, h), (0, h))]
-            return self.polygon_tiles(bf, corners) or self.polyline_tiles(bf, corners)
+            pts = np.array(corners, dtype=np.float64)
+            cells = _polygon_cells(pts, tw, th, bf.width, bf.height, self.spend_cover)
+            return cells if len(cells[0]) else _polyline_cells(pts, tw, th, bf.width, bf.height, self.spend_cover)
         x0, y0 = math.floor(x / tw), math.floor(y / th)
         x1 = max(x0, math.ceil((x + w) / tw) - 1)
         y1 = max(y0, math.ceil((y + h) / th) - 1)
-        return tuple((tx, ty) for ty in range(max(0, y0), min(bf.height, y1 + 1))
-                     for tx in range(max(0, x0), min(bf.width, x1 + 1)))
+        cols = np.arange(max(0, x0), min(bf.width, x1 + 1))
+        rows = np.arange(max(0, y0), min(bf.height, y1 + 1))
+        self.spend_cover(len(cols) * len(rows))
+        return np.repeat(rows, len(cols)), np.tile(cols, len(rows))
 
-    def polygon_tiles(self, bf, pts) -> tuple[Tile, ...]:
-        tw, th = self.tile_w, self.tile_h
-        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-        out = []
-        for ty in range(max(0, math.floor(min(ys) / th)), min(bf.height, math.ceil(max(ys) / th))):
-            for tx in range(max(0, math.floor(min(xs) / tw)), min(bf.width, math.ceil(max(xs) / tw))):
-                if _inside_polygon(((tx + 0.5) * tw, (ty + 0.5) * th), pts):
-                    out.append((tx, ty))
-        return tuple(out)
-
-    def polyline_tiles(self, bf, pts) -> tuple[Tile, ...]:
-        tw, th = self.tile_w, self.tile_h
-        seen: dict[Tile, None] = {}
-        for (ax, ay), (bx, by) in zip(pts, pts[1:] or pts):
-            steps = max(1, int(math.hypot(bx - ax, by - ay) / (min(tw, th) / 4)))
-            for i in range(steps + 1):
-                px, py = ax + (bx - ax) * i / steps, ay + (by - ay) * i / steps
-                t = (math.floor(px / tw), math.floor(py / th))
-                if bf.inside(t):
-                    seen[t] = None
-        return tuple(seen)
+    def listed(self, ys: np.ndarray, xs: np.ndarray) -> tuple[Tile, ...]:
+        """An object's tiles as the rules read them, counted against the map's budget."""
+        self.listed_tiles += len(xs)
+        if self.listed_tiles > MAX_LISTED_TILES:
+            raise MapError(self.file, f"its spawn zones, objectives and other listed objects cover more than "
+                                      f"{MAX_LISTED_TILES:,} tiles in all")
+        return tuple(zip(xs.tolist(), ys.tolist()))
 
     def apply_objects(self, bf: Battlefield, group) -> None:
         lname = group.name or ""
-        offset = (float(getattr(group, "offsetx", 0) or 0), float(getattr(group, "offsety", 0) or 0))
+        offset = (_num(getattr(group, "offsetx", 0) or 0), _num(getattr(group, "offsety", 0) or 0))
         group_features = self.feature_values(group.properties, f"layer '{lname}'")
         lowered = lname.lower()
         named_blocker = any(w in lowered for w in COLLISION_NAME_WORDS)
+        spawn_sets: dict[int, set[Tile]] = {side: set(tiles) for side, tiles in bf.spawn.items()}
         for obj in group:
             kind = str(getattr(obj, "type", None) or obj.properties.get("class") or
                        getattr(obj, "class", "") or "").strip().lower()
             place = f"layer '{lname}': object {obj.id}" + (f" '{obj.name}'" if obj.name else "")
-            tiles = self.object_tiles(bf, obj, offset)
+            cells = self.object_cells(bf, obj, offset)
             props = {k: v for k, v in obj.properties.items()}
             if kind and kind not in OBJECT_KINDS and kind not in TERRAIN_PRESETS:
-                guess = difflib.get_close_matches(kind, OBJECT_KINDS, n=1, cutoff=0.75)
+                guess = self.close_match(kind, OBJECT_KINDS, 0.75)
                 if guess:
-                    self.warn(place, f"object type '{kind}' is unknown; ignored",
-                              f"did you mean '{guess[0]}'?")
-            if not tiles:
+                    self.warn(place, f"object type '{printable(kind, 60)}' is unknown; ignored",
+                              f"did you mean '{guess}'?")
+            if cells is None:
+                self.warn(place, f"a coordinate or size of the object is not a number within ±{MAX_COORDINATE:,.0f} "
+                                 "px; ignored", "move or resize it in Tiled")
+                continue
+            if not len(cells[0]):
                 if kind in OBJECT_KINDS:
                     self.warn(place, f"{kind} object lies outside the map; ignored",
                               "move it onto the map in Tiled")
                 continue
-            mask = np.zeros((bf.height, bf.width), dtype=bool)
-            for tx, ty in tiles:
-                mask[ty, tx] = True
+            where = cells
             own_props = dict(props)
             if kind in TERRAIN_PRESETS:
                 own_props.setdefault("terrain", kind)
             own = self.feature_values(own_props, place) if kind not in ("door", "cover", "exit") else {}
             if group_features:
-                self.apply(bf, mask, group_features)
+                self.apply(bf, where, group_features)
             if kind == "wall":
-                self.apply(bf, mask, {"blocks_move": True, "blocks_sight": True})
+                self.apply(bf, where, {"blocks_move": True, "blocks_sight": True})
             elif kind == "cover":
                 level = str(props.get("cover", props.get("level", "light"))).lower()
                 if level in COVER_VALUES:
-                    self.apply(bf, mask, {"cover": level})
+                    self.apply(bf, where, {"cover": level})
                 else:
                     self.unknown(place, "cover", level, COVER_VALUES)
             elif kind == "door":
                 state = str(props.get("door", props.get("state", "closed"))).lower()
                 if state in DOOR_VALUES:
-                    self.apply(bf, mask, {"door": state})
+                    self.apply(bf, where, {"door": state})
                 else:
                     self.unknown(place, "door", state, DOOR_VALUES)
             elif kind == "exit":
                 side = str(props.get("side", props.get("exit", "0"))).strip()
                 if side in SIDE_VALUES:
-                    self.apply(bf, mask, {"exit": SIDE_VALUES[side]})
+                    self.apply(bf, where, {"exit": SIDE_VALUES[side]})
                 else:
                     self.unknown(place, "side", side, SIDE_VALUES)
             if own:
-                self.apply(bf, mask, own)
+                self.apply(bf, where, own)
+            tiles = self.listed(*cells) if kind in LISTED_KINDS else ()
             if kind == "spawn":
                 side = str(props.get("side", "0")).strip()
                 if side not in SIDE_VALUES:
                     self.unknown(place, "side", side, SIDE_VALUES)
                 else:
-                    bf.spawn.setdefault(SIDE_VALUES[side], [])
-                    bf.spawn[SIDE_VALUES[side]].extend(t for t in tiles if t not in bf.spawn[SIDE_VALUES[side]])
+                    zone = bf.spawn.setdefault(SIDE_VALUES[side], [])
+                    seen = spawn_sets.setdefault(SIDE_VALUES[side], set())
+                    for t in tiles:
+                        if t not in seen:
+                            seen.add(t)
+                            zone.append(t)
             if kind in LISTED_KINDS:
                 bf.objects.append(MapObject(kind, str(obj.name or ""), tiles, props))
             if named_blocker and kind not in OBJECT_KINDS and not own and not group_features:
-                bf.blocks_move[mask] = True
+                bf.blocks_move[where] = True
                 if "wall" in lowered:
-                    bf.blocks_sight[mask] = True
+                    bf.blocks_sight[where] = True
 
     def apply_map_properties(self, bf: Battlefield, props: dict) -> None:
         bf.name = str(props.get("name") or self.path.stem)
@@ -1256,24 +1615,22 @@ class _Loader:
         if not missing:
             return
         component = _largest_component(bf, _standable(bf))
-        tiles = sorted(zip(*np.nonzero(component.T)))  # (x, y) sorted by column, then row
-        if not tiles:
+        rows = np.nonzero(component)[0]
+        if not len(rows):
             self.warn("map", "no tile can be stood on, so no spawn zone could be placed",
                       "mark open ground, or add spawn objects")
             for s in missing:
                 bf.spawn[s] = []
             return
-        per_side = min(DEFAULT_SPAWN_TILES, max(1, len(tiles) // 2))
-        columns: dict[int, list[Tile]] = {}
-        for x, y in tiles:
-            columns.setdefault(int(x), []).append((int(x), int(y)))
-        order = {0: sorted(columns), 1: sorted(columns, reverse=True)}
-        middle = float(np.median([y for _, y in tiles]))
+        per_side = min(DEFAULT_SPAWN_TILES, max(1, len(rows) // 2))
+        middle = float(np.median(rows))
+        columns = np.nonzero(component.any(axis=0))[0].tolist()
         taken: set[Tile] = set(bf.spawn.get(0, [])) | set(bf.spawn.get(1, []))
         for side in missing:
             chosen: list[Tile] = []
-            for x in order[side]:
-                free = sorted((t for t in columns[x] if t not in taken), key=lambda t: (abs(t[1] - middle), t[1]))
+            for x in (columns if side == 0 else columns[::-1]):   # a column at a time: at most per_side of them
+                free = sorted(((int(x), int(y)) for y in np.nonzero(component[:, x])[0] if (x, y) not in taken),
+                              key=lambda t: (abs(t[1] - middle), t[1]))
                 chosen.extend(free[:per_side - len(chosen)])
                 if len(chosen) >= per_side:
                     break
@@ -1297,17 +1654,101 @@ def _tile_count(ts: ET.Element) -> int:
     return max([count] + [int(_num(t.get("id"))) + 1 for t in ts.findall("tile")])
 
 
-def _inside_polygon(point, pts) -> bool:
-    x, y = point
-    inside = False
-    j = len(pts) - 1
-    for i in range(len(pts)):
-        xi, yi = pts[i]
-        xj, yj = pts[j]
-        if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
-            inside = not inside
-        j = i
-    return inside
+def _polygon_cells(pts: np.ndarray, tw: int, th: int, width: int, height: int, spend) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns of the tiles whose centre lies inside the polygon (even-odd rule), row by
+    row: each edge is met only on the rows it spans, so the work is the edges' rows plus the tiles
+    found, never the polygon's bounding box times its points; edges are taken a few at a time, so
+    memory stays small however many rows they span."""
+    ax, ay = pts[:, 0], pts[:, 1]
+    bx, by = np.roll(ax, 1), np.roll(ay, 1)           # edge i joins point i-1 to point i
+    lo = np.clip(np.ceil(np.minimum(ay, by) / th - 0.5) - 1, 0, height).astype(np.int64)
+    hi = np.clip(np.ceil(np.maximum(ay, by) / th - 0.5) + 1, 0, height).astype(np.int64)
+    spans = np.maximum(0, hi - lo)
+    spend(int(spans.sum()))
+    rows, xcs = [], []
+    ends = np.cumsum(spans)
+    for first, last in _batches(ends, 1 << 20):
+        n = spans[first:last]
+        edge = np.repeat(np.arange(first, last), n)
+        row = np.repeat(lo[first:last], n) + np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
+        yc = (row + 0.5) * th
+        ya, yb = ay[edge], by[edge]
+        crossing = (ya > yc) != (yb > yc)              # the test of the classic point-in-polygon loop
+        edge, row, yc, ya, yb = edge[crossing], row[crossing], yc[crossing], ya[crossing], yb[crossing]
+        xa, xb = ax[edge], bx[edge]
+        rows.append(row)
+        xcs.append((xb - xa) * (yc - ya) / (yb - ya) + xa)
+    row, xc = np.concatenate(rows), np.concatenate(xcs)
+    order = np.lexsort((xc, row))
+    row, xc = row[order], xc[order]
+    start, stop = row[0::2], row[1::2]
+    if len(start) != len(stop) or (start != stop).any():
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    first = np.clip(np.ceil(np.clip(xc[0::2] / tw, -1.0, width + 1.0) - 0.5), 0, width).astype(np.int64)
+    last = np.clip(np.ceil(np.clip(xc[1::2] / tw, -1.0, width + 1.0) - 0.5), 0, width).astype(np.int64)
+    count = np.maximum(0, last - first)
+    spend(int(count.sum()))
+    rows = np.repeat(start, count)
+    cols = np.repeat(first, count) + np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+    order = np.lexsort((cols, rows))
+    return rows[order], cols[order]
+
+
+def _batches(ends: np.ndarray, size: int):
+    """(first, last) ranges of items whose running total ``ends`` grows by about ``size`` each."""
+    first = 0
+    while first < len(ends):
+        base = ends[first - 1] if first else 0
+        last = max(first + 1, int(np.searchsorted(ends, base + size, side="right")))
+        yield first, last
+        first = last
+
+
+def _polyline_cells(pts: np.ndarray, tw: int, th: int, width: int, height: int, spend) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns of the tiles a polyline passes over, in the order it passes: each segment,
+    first cut to the map (so a point at 1e300 costs no more than the map's width), sampled every
+    quarter of a tile."""
+    a, b = pts[:-1], pts[1:]
+    if len(pts) == 1:
+        a, b = pts, pts
+    t0, t1 = _clip(a, b, (-tw, -th, (width + 1) * tw, (height + 1) * th))
+    keep = t0 <= t1
+    a, b, t0, t1 = a[keep], b[keep], t0[keep, None], t1[keep, None]
+    start = np.where(t0 == 0, a, a * (1 - t0) + b * t0)
+    end = np.where(t1 == 1, b, a * (1 - t1) + b * t1)
+    d = end - start
+    steps = np.maximum(1, (np.hypot(d[:, 0], d[:, 1]) / (min(tw, th) / 4)).astype(np.int64))
+    spend(int((steps + 1).sum()))
+    found = []
+    for first, last in _batches(np.cumsum(steps + 1), 1 << 20):
+        n = steps[first:last] + 1
+        seg = np.repeat(np.arange(first, last), n)
+        i = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
+        px = start[seg, 0] + d[seg, 0] * i / steps[seg]
+        py = start[seg, 1] + d[seg, 1] * i / steps[seg]
+        cols, rows = np.floor(px / tw).astype(np.int64), np.floor(py / th).astype(np.int64)
+        inside = (cols >= 0) & (cols < width) & (rows >= 0) & (rows < height)
+        found.append(rows[inside] * width + cols[inside])
+    cells = np.concatenate(found) if found else np.zeros(0, np.int64)
+    _, first_seen = np.unique(cells, return_index=True)
+    cells = cells[np.sort(first_seen)]
+    return cells // width, cells % width
+
+
+def _clip(a: np.ndarray, b: np.ndarray, box) -> tuple[np.ndarray, np.ndarray]:
+    """Liang–Barsky: the parameters t0 ≤ t1 of the part of each segment a→b inside the box (t0 > t1
+    when none is)."""
+    x0, y0, x1, y1 = box
+    ax, ay, bx, by = a[:, 0], a[:, 1], b[:, 0], b[:, 1]
+    dx, dy = bx - ax, by - ay
+    t0, t1 = np.zeros(len(ax)), np.ones(len(ax))
+    with np.errstate(all="ignore"):
+        for p, q in ((-dx, ax - x0), (dx, x1 - ax), (-dy, ay - y0), (dy, y1 - ay)):
+            r = q / p
+            t0 = np.where(p < 0, np.maximum(t0, r), t0)
+            t1 = np.where(p > 0, np.minimum(t1, r), t1)
+            t1 = np.where((p == 0) & (q < 0), -1.0, t1)
+    return t0, t1
 
 
 def _standable(bf: Battlefield) -> np.ndarray:

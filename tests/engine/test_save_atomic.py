@@ -113,8 +113,8 @@ def _saved_match(tmp_path):
 
     src = Path(__file__).resolve().parents[2] / "maps" / "ruined_town.tmx"
     tmx = tmp_path / "ruined_town.tmx"
-    tmx.write_text(src.read_text(encoding="utf-8").replace('source="', f'source="{src.parent}/'),
-                   encoding="utf-8")
+    tmx.write_bytes(src.read_bytes())
+    (tmp_path / "terrain.tsx").write_bytes(src.with_name("terrain.tsx").read_bytes())
     match = new_match(tmx, "eisdrachen", 3)
     return tmx, to_json(match)
 
