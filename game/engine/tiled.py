@@ -1615,22 +1615,24 @@ class _Loader:
         if not missing:
             return
         component = _largest_component(bf, _standable(bf))
-        rows = np.nonzero(component)[0]
-        if not len(rows):
+        tiles = sorted(zip(*np.nonzero(component.T)))  # (x, y) sorted by column, then row
+        if not tiles:
             self.warn("map", "no tile can be stood on, so no spawn zone could be placed",
                       "mark open ground, or add spawn objects")
             for s in missing:
                 bf.spawn[s] = []
             return
-        per_side = min(DEFAULT_SPAWN_TILES, max(1, len(rows) // 2))
-        middle = float(np.median(rows))
-        columns = np.nonzero(component.any(axis=0))[0].tolist()
+        per_side = min(DEFAULT_SPAWN_TILES, max(1, len(tiles) // 2))
+        columns: dict[int, list[Tile]] = {}
+        for x, y in tiles:
+            columns.setdefault(int(x), []).append((int(x), int(y)))
+        order = {0: sorted(columns), 1: sorted(columns, reverse=True)}
+        middle = float(np.median([y for _, y in tiles]))
         taken: set[Tile] = set(bf.spawn.get(0, [])) | set(bf.spawn.get(1, []))
         for side in missing:
             chosen: list[Tile] = []
-            for x in (columns if side == 0 else columns[::-1]):   # a column at a time: at most per_side of them
-                free = sorted(((int(x), int(y)) for y in np.nonzero(component[:, x])[0] if (x, y) not in taken),
-                              key=lambda t: (abs(t[1] - middle), t[1]))
+            for x in order[side]:
+                free = sorted((t for t in columns[x] if t not in taken), key=lambda t: (abs(t[1] - middle), t[1]))
                 chosen.extend(free[:per_side - len(chosen)])
                 if len(chosen) >= per_side:
                     break
