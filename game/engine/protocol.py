@@ -337,6 +337,13 @@ class RuleModule(ABC):
         is replaced by what it believes. Modules with secrets override this; the default is a copy."""
         return copy.deepcopy(state)
 
+    def disguise(self, state: Any, side: int, rng: Any) -> Any:
+        """A copy of ``state`` in which what ``side`` may not know is drawn afresh with ``rng`` (a
+        ``random.Random``), consistently with everything ``side`` has seen: which token is real, a hidden
+        figure's tile, a secret bid or standing order. The secrecy test checks that ``side`` then sees,
+        is offered and is told exactly the same. A module with no secrets returns a plain copy."""
+        return copy.deepcopy(state)
+
     def odds(self, state: Any, option: Option) -> Odds | None:
         """Exact odds of an option that rolls dice, from ``state`` (an observation when a side asks);
         None for one that does not."""
