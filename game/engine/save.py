@@ -13,9 +13,9 @@ from pathlib import Path
 
 from .. import __version__
 from ..errors import EscarmoucheError, OutputError, RulesError, SaveError, printable
-from ..rules import get as get_rules
-from ..rules.base import Army
 from .files import FileRefused, read_bounded, regular_size, write_atomic
+from .registry import rules_named as get_rules
+from .protocol import Army
 from .match import Match
 
 FORMAT = "escarmouche-save"
