@@ -177,6 +177,8 @@ def _target(path: str | Path) -> Path:
         st = os.stat(target)
     except FileNotFoundError:
         return target
+    except NotADirectoryError:
+        raise OutputError(place, "cannot be written: a part of its path is a file, not a folder") from None
     except (OSError, ValueError, UnicodeError) as exc:
         raise OutputError(place, _reason(exc, "written")) from None
     if not stat.S_ISREG(st.st_mode):

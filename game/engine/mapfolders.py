@@ -15,6 +15,8 @@ from xml.etree import ElementTree as ET
 
 import platformdirs
 
+from ..errors import printable
+from .files import FileRefused, read_bounded
 from .tiled import DEFAULT_CM_PER_TILE
 
 APP = "escarmouche"
@@ -70,24 +72,41 @@ def list_maps(create_user_dir: bool = False) -> list[MapEntry]:
 
 
 def read_entry(path: Path, shipped: bool = False) -> MapEntry | None:
-    """Name, size and scale from the map's header; None for a JSON file that is not a map."""
+    """Name, size and scale from the map's header; None for a JSON file that is not a map. Read
+    within the loaders' bounds, and shown as printable text whatever the file holds."""
+    stem = printable(path.stem, 80)
     try:
+        raw = read_bounded(path)
         if path.suffix.lower() == ".tmx":
-            root = ET.parse(path).getroot()
+            root = ET.fromstring(raw)
             props = {p.get("name"): p.get("value", p.text) for p in root.findall("properties/property")}
-            size = (int(root.get("width", 0)), int(root.get("height", 0)))
+            size = (_int(root.get("width")), _int(root.get("height")))
         else:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(raw)
             if not isinstance(data, dict) or data.get("type") != "map":
                 return None
-            props = {p.get("name"): p.get("value") for p in data.get("properties", []) if isinstance(p, dict)}
-            size = (int(data.get("width", 0)), int(data.get("height", 0)))
-    except (OSError, ValueError, ET.ParseError, UnicodeDecodeError) as exc:
-        return MapEntry(path, path.stem, (0, 0), DEFAULT_CM_PER_TILE, shipped, f"cannot be read: {exc}")
+            listed = data.get("properties")
+            props = {p.get("name"): p.get("value") for p in (listed if isinstance(listed, list) else [])
+                     if isinstance(p, dict) and isinstance(p.get("name"), str)}
+            size = (_int(data.get("width")), _int(data.get("height")))
+    except FileRefused as exc:
+        return MapEntry(path, stem, (0, 0), DEFAULT_CM_PER_TILE, shipped, f"cannot be read: {exc.reason}")
+    except (ValueError, ET.ParseError, UnicodeDecodeError, RecursionError) as exc:
+        what = "malformed XML" if isinstance(exc, ET.ParseError) else "malformed JSON" if isinstance(
+            exc, ValueError) else "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else "nested too deeply"
+        return MapEntry(path, stem, (0, 0), DEFAULT_CM_PER_TILE, shipped, f"cannot be read: {what}")
     try:
         cm = float(props.get("cm_per_tile", DEFAULT_CM_PER_TILE))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         cm = DEFAULT_CM_PER_TILE
-    if cm <= 0:
+    if not 0 < cm < float("inf"):
         cm = DEFAULT_CM_PER_TILE
-    return MapEntry(path, str(props.get("name") or path.stem), size, cm, shipped)
+    return MapEntry(path, printable(props.get("name") or stem, 80), size, cm, shipped)
+
+
+def _int(value) -> int:
+    """A map's width or height as the menu shows it: 0 when it is not a whole number."""
+    try:
+        return max(0, min(int(value), 10**9)) if not isinstance(value, bool) else 0
+    except (TypeError, ValueError, OverflowError):
+        return 0

@@ -113,7 +113,8 @@ MAX_OBJECTS = 10_000
 MAX_PROPERTIES = 50_000
 MAX_POINTS = 20_000              # polygon and polyline points of all objects
 MAX_TILE_PX = 4_096              # tile width or height, in pixels
-MAX_IMAGE_PX = 1 << 20           # image width or height, in pixels
+MAX_IMAGE_PX = 1 << 20           # image width or height declared by a tileset, in pixels
+MAX_PICTURE_PIXELS = 1 << 26     # pixels of one picture the window would load (8192 × 8192)
 MAX_COORDINATE = 2.0 ** 31      # object coordinates and sizes, in pixels either way
 MAX_COVER_WORK = 1 << 23         # tiles looked at to find what all objects cover
 MAX_LISTED_TILES = 1 << 18       # tiles of spawn zones, objectives and other listed objects together
@@ -223,7 +224,7 @@ def image_size(path: str) -> tuple[int, int] | None:
                 return w, abs(h)
             if head.startswith(b"\xff\xd8"):
                 f.seek(2)
-                while True:
+                for _ in range(4096):          # segments before the frame header; a real JPEG has few
                     marker = f.read(2)
                     if len(marker) < 2 or marker[0] != 0xFF:
                         return None
@@ -607,6 +608,7 @@ class _Loader:
         self.firstgids: list[int] = []
         self.tile_entries: dict[int, dict[int, ET.Element]] = {}   # id(tileset) -> its <tile>s by id
         self.exists_cache: dict[str, bool] = {}
+        self.pictures: dict[str, str] = {}          # image path -> why the window would not load it
         self.templates: dict[str, ET.Element | str] = {}   # template path -> its tree, or why it is unusable
         self.bytes_read = 0
         self.tile_entry_count = 0
@@ -628,6 +630,19 @@ class _Loader:
         if path not in self.exists_cache:
             self.exists_cache[path] = bool(path) and is_regular(path)
         return self.exists_cache[path]
+
+    def picture_problem(self, path: str) -> str:
+        """Why the window would not load this picture (too many pixels for memory, or a size its
+        header does not tell), or ""; only the header is read."""
+        if path not in self.pictures:
+            size = image_size(path)
+            if size is None or min(size) < 0:
+                self.pictures[path] = "is not a PNG, GIF, BMP or JPEG picture whose size can be read"
+            elif size[0] * size[1] > MAX_PICTURE_PIXELS:
+                self.pictures[path] = f"is {size[0]}×{size[1]} px, more than the {MAX_PICTURE_PIXELS:,} pixels a picture may have"
+            else:
+                self.pictures[path] = ""
+        return self.pictures[path]
 
     def refer(self, base: Path, source: str, what: str) -> tuple[Path | None, str]:
         """Where a reference of the map leads, and why it cannot be followed ("" when it can). A
@@ -858,6 +873,10 @@ class _Loader:
                 if not self.exists(full):
                     self.warn(place, f"image '{printable(src, 120)}' not found; tiles drawn as placeholders",
                               f"put the image at {printable(full, 200)} or fix the path in Tiled")
+                elif self.picture_problem(full):
+                    self.warn(place, f"image '{printable(src, 120)}' {self.picture_problem(full)}; tiles drawn as "
+                                     "placeholders", "save the image as a PNG of at most 8192 × 8192 px")
+                    full = ""
         image.set("source", full)
         declared = [_int(image.get(k), None) for k in ("width", "height")]
         for key, value in zip(("width", "height"), declared):
@@ -1120,6 +1139,10 @@ class _Loader:
         full = str(path)
         if not self.exists(full):
             self.warn(place, f"image '{printable(image.get('source'), 120)}' not found", "fix the path in Tiled")
+        elif self.picture_problem(full):
+            self.warn(place, f"image '{printable(image.get('source'), 120)}' {self.picture_problem(full)}; not drawn",
+                      "save the image as a PNG of at most 8192 × 8192 px")
+            full = ""
         image.set("source", full)
 
     def fill_tile_object_size(self, obj: ET.Element) -> None:

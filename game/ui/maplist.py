@@ -22,7 +22,15 @@ def entry_for(path: str | Path) -> MapEntry:
 
 
 def list_saves() -> list[Path]:
+    """The saves folder's JSON files, newest first; a link to nowhere or a file that vanishes
+    meanwhile is listed last rather than stopping the screen."""
     folder = saves_dir()
     if not folder.is_dir():
         return []
-    return sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+
+    def age(p: Path) -> float:
+        try:
+            return p.stat().st_mtime
+        except OSError:
+            return float("-inf")
+    return sorted(folder.glob("*.json"), key=age, reverse=True)

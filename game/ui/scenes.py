@@ -10,7 +10,7 @@ import pygame
 
 from ..engine.protocol import Army
 from ..engine.save import load_match, read_save
-from ..errors import EscarmoucheError
+from ..errors import EscarmoucheError, printable
 from ..rules import get as get_rules
 from ..rules import names as rule_names
 from .hud import fmt_number
@@ -367,11 +367,13 @@ class LoadScene(StillScene):
         """What a save holds, read from its header without replaying it; a damaged one says so."""
         try:
             data = read_save(path)
-            rules = str(data["rules"]["id"])
-            where = Path(str(data["map"]["path"])).stem
-            return tr("load.summary", rules=tr(f"rules.{rules}", rules), map=where, turn=data.get("turn", "?"),
-                      answers=len(data.get("answers", [])))
-        except (EscarmoucheError, KeyError, TypeError, AttributeError):
+            rules = printable(data["rules"]["id"], 40)
+            where = printable(Path(str(data["map"]["path"])).stem, 60)
+            turn, answers = data.get("turn"), data.get("answers")
+            return tr("load.summary", rules=tr(f"rules.{rules}", rules), map=where,
+                      turn=turn if isinstance(turn, int) and abs(turn) < 10**6 else "?",
+                      answers=len(answers) if isinstance(answers, list) else "?")
+        except (EscarmoucheError, KeyError, TypeError, AttributeError, ValueError):
             return tr("load.damaged")
 
     def load(self, path: str) -> None:
@@ -404,9 +406,9 @@ class LoadScene(StillScene):
                 stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(p.stat().st_mtime))
             except OSError:
                 stamp = ""
-            name = tr("load.autosave") if Path(path) == autosave_path() else p.stem
+            name = tr("load.autosave") if Path(path) == autosave_path() else printable(p.stem, 60)
             ui.button(surface, (x, y, lw, ui.s(36)), f"{name} — {self.summaries.get(path, '')} — {stamp}",
-                      lambda q=path: self.load(q), tooltip=path, size=18)
+                      lambda q=path: self.load(q), tooltip=printable(path, 200), size=18)
             y += ui.s(40)
         y = h - ui.s(200)
         ui.text(surface, tr("load.path"), (x, y), 20, ACCENT)

@@ -167,6 +167,16 @@ def many(folder: Path, what: str, count: int, w: int = 64, h: int = 64) -> Path:
     raise ValueError(what)
 
 
+def many_within(folder: Path, what: str, count: int, w: int, h: int, limit: int) -> Path:
+    """``many`` with the count cut so that the file stays within ``limit`` bytes (the size is
+    measured on two small counts first, so a huge count is never built)."""
+    one, two = (many(folder, what, n, w, h).stat().st_size for n in (1, 2))
+    unit = max(1, two - one)
+    if one > limit:
+        return many(folder, what, 1, w, h)
+    return many(folder, what, max(1, min(count, (limit - one) // unit + 1)), w, h)
+
+
 MANY = ("objects", "big_rectangles", "spawn_rectangles", "layers", "tiles", "unknown_properties",
         "tileset_references", "template_references", "polygon_points", "xml_tiles", "distinct_gids",
         "nested_groups", "json_objects")
