@@ -58,10 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
     ai_help = f"({', '.join(AI_NAMES)})"
 
     play = sub.add_parser("play", help="open the window on a battle",
-                          description="Open the window straight on a battle.")
+                          description="Open the window straight on a battle, or on New battle with a map "
+                                      "picked when no rule system is given.")
     play.add_argument("--map", required=True, help=map_help)
-    play.add_argument("--rules", required=True, choices=names(), metavar="RULES", help=rules_help)
-    play.add_argument("--mode", default="hotseat", choices=MODES,
+    play.add_argument("--rules", choices=names(), metavar="RULES",
+                      help=f"{rules_help}; without it, New battle opens on the map to choose rules and armies")
+    play.add_argument("--mode", choices=MODES,
                       help="hotseat: two people at one screen; vs-ai: you against the computer; "
                            "ai-vs-ai: the computer plays both sides (default: hotseat)")
     play.add_argument("--seed", type=_nonneg, metavar="N",

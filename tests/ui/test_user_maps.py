@@ -51,3 +51,20 @@ def test_a_user_map_changed_on_disk_is_read_afresh_when_new_battle_opens(app, ho
     shot(app, "setup_user_map_changed.png")
     click(app, button_at(app, "Start"))
     assert app.scene.match.battlefield.width == 30 and app.scene.match.battlefield.height == 6
+
+
+def test_play_with_a_map_and_no_rules_opens_new_battle_on_that_map(home, tmp_path, monkeypatch):
+    """Tiled's *Play this map* command: ``escarmouche play --map %mapfile``."""
+    from game.cli import main
+    from game.ui.app import App
+
+    path = write_map(tmp_path / "work in progress" / "bridge.tmx", 16, 10)
+    seen = []
+    monkeypatch.setattr(App, "screenshot", lambda self, target: seen.append(self.scene))
+    code = main(["play", "--map", str(path), "--mode", "hotseat", "--seed", "31", "--lang", "en",
+                 "--frames", "3", "--screenshot", str(tmp_path / "shot.png")])
+    assert code == 0
+    (setup,) = seen
+    assert isinstance(setup, SetupScene)
+    assert setup.map_path == str(path) and setup.entries[str(path)].size == (16, 10)
+    assert setup.mode == "hotseat" and setup.seed_input.text == "31" and setup.armies
