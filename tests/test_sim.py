@@ -38,6 +38,7 @@ def _soak_tool():
 soak_tool = _soak_tool()
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("rules", rule_names())
 def test_short_soak_keeps_every_invariant_and_every_replay_in_sync(rules):
     result = soak_tool.soak(str(SMALL_MAP), rules, SOAK_GAMES, seed=7, ai_a="tactical", ai_b="random",

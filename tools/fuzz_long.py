@@ -52,7 +52,7 @@ def main(argv=None) -> int:
 
     failures = Failures()
     t0 = time.perf_counter()
-    pytest_args = ["-q", "-p", "no:cacheprovider", *MODULES.values()] + (["-k", args.k] if args.k else [])
+    pytest_args = ["-q", "-p", "no:cacheprovider", "-m", "long or not long", *MODULES.values()] + (["-k", args.k] if args.k else [])
     code = pytest.main(pytest_args, plugins=[failures])
     wall = time.perf_counter() - t0
     kinds: dict[str, dict] = {}
