@@ -61,6 +61,10 @@ class Battlefield:
     objects: list[MapObject] = field(default_factory=list)
     properties: dict = field(default_factory=dict)
 
+    def __deepcopy__(self, memo: dict) -> "Battlefield":
+        """States that hold the battlefield share it when copied: the Match snapshots its doors itself."""
+        return self
+
     def __post_init__(self) -> None:
         shape = (self.height, self.width)
         defaults = {
