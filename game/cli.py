@@ -85,7 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--ai", default="tactical", choices=AI_NAMES, metavar="NAME",
                      help=f"the AI that plays both sides, or side 0 of the first game with --ai-b {ai_help} "
                           "(default: tactical)")
-    sim.add_argument("--ai-b", choices=AI_NAMES, metavar="NAME", help=f"a second AI {ai_help}: the two swap sides every game")
+    sim.add_argument("--ai-b", choices=AI_NAMES, metavar="NAME",
+                     help=f"a second AI {ai_help}: the two swap sides every game")
     sim.add_argument("--max-turns", type=_positive, metavar="T",
                      help="end each game after T turns (default: the rule system's limit)")
     sim.add_argument("--save", metavar="FILE", help="save the last game to FILE, to replay it")
