@@ -73,6 +73,7 @@ def _played(rules: str, seed: int, first: str, second: str) -> tuple[Match, list
     return match, digests
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("rules", rule_names())
 def test_saved_games_replay_to_the_same_digest_after_every_answer(rules, tmp_path):
     for seed, pair in ((101, ("tactical", "random")), (102, ("random", "tactical"))):
