@@ -171,10 +171,14 @@ def many_within(folder: Path, what: str, count: int, w: int, h: int, limit: int)
     """``many`` with the count cut so that the file stays within ``limit`` bytes (the size is
     measured on two small counts first, so a huge count is never built)."""
     one, two = (many(folder, what, n, w, h).stat().st_size for n in (1, 2))
-    unit = max(1, two - one)
     if one > limit:
         return many(folder, what, 1, w, h)
-    return many(folder, what, max(1, min(count, (limit - one) // unit + 1)), w, h)
+    count = max(1, min(count, (limit - one) // max(1, two - one) + 1))
+    path = many(folder, what, count, w, h)
+    while path.stat().st_size > limit and count > 1:       # the first repeats may cost more than the rest
+        count = max(1, int(count * limit / path.stat().st_size * 0.999))
+        path = many(folder, what, count, w, h)
+    return path
 
 
 MANY = ("objects", "big_rectangles", "spawn_rectangles", "layers", "tiles", "unknown_properties",
