@@ -101,12 +101,12 @@ DEFAULT_SPAWN_TILES = 16
 # --- the limits (docs/maps.md, "Limits"); real maps stay far below every one of them -----------
 MAX_TILES = 2048 * 2048          # tiles of the map (width × height)
 MAX_LAYER_CELLS = 4 * MAX_TILES  # tiles of all tile layers and chunks together
-MAX_GIDS = 65_536                # different tiles (each flip apart) the tile layers use
+MAX_GIDS = 16_384                # different tiles (each flip apart) the tile layers use
 MAX_ELEMENTS = 300_000           # XML elements of one file (JSON: records and lists)
 MAX_LAYERS = 1_000
 MAX_GROUP_DEPTH = 64             # group layers within group layers
 MAX_TILESETS = 256
-MAX_TILE_ENTRIES = 20_000        # <tile> entries (properties, shapes, images) of all tilesets
+MAX_TILE_ENTRIES = 10_000        # <tile> entries (properties, shapes, images) of all tilesets
 MAX_IMAGE_TILES = 65_536         # tiles one tileset image is cut into
 MAX_ALL_IMAGE_TILES = 262_144    # the same, for all tilesets together
 MAX_OBJECTS = 10_000
@@ -609,6 +609,7 @@ class _Loader:
         self.tile_entries: dict[int, dict[int, ET.Element]] = {}   # id(tileset) -> its <tile>s by id
         self.exists_cache: dict[str, bool] = {}
         self.pictures: dict[str, str] = {}          # image path -> why the window would not load it
+        self.references: dict[tuple, tuple[Path | None, str]] = {}  # (folder, reference, kind) -> refer()
         self.templates: dict[str, ET.Element | str] = {}   # template path -> its tree, or why it is unusable
         self.bytes_read = 0
         self.tile_entry_count = 0
@@ -647,6 +648,12 @@ class _Loader:
     def refer(self, base: Path, source: str, what: str) -> tuple[Path | None, str]:
         """Where a reference of the map leads, and why it cannot be followed ("" when it can). A
         map refers to its files by relative paths only (docs/maps.md)."""
+        key = (str(base), source, what)
+        if key not in self.references:
+            self.references[key] = self.follow(base, source, what)
+        return self.references[key]
+
+    def follow(self, base: Path, source: str, what: str) -> tuple[Path | None, str]:
         shown = printable(source, 120)
         if os.path.isabs(source) or source.startswith(("~", "\\")) or (len(source) > 1 and source[1] == ":"):
             return None, (f"{what} '{shown}' is an absolute path; a map refers to its files by relative paths "
@@ -1378,28 +1385,22 @@ class _Loader:
         codes[code] = hazard
         return code
 
-    def apply(self, bf: Battlefield, mask, features: dict) -> None:
-        """Write features on the tiles of ``mask`` (a boolean array, or the rows and columns of
-        tiles): what a later layer says wins."""
+    def apply(self, bf: Battlefield, where: np.ndarray, features: dict) -> None:
+        """Write features on the tiles ``where`` says (a boolean mask of the map, or the flat
+        indexes of tiles, row by row): what a later layer says wins."""
         for name, value in features.items():
-            if name in BOOL_FEATURES:
-                getattr(bf, BOOL_FEATURES[name])[mask] = value
-            elif name == "cover":
-                bf.cover[mask] = COVER_VALUES[value]
-            elif name == "door":
-                bf.door[mask] = DOOR_VALUES[value]
-            elif name == "terrain_cost":
-                bf.terrain_cost[mask] = value
-            elif name == "exit":
-                self.apply_exit(bf, mask, value)
-            elif name == "hazard":
-                bf.hazard[mask] = self.hazard_code(bf, value)
+            if name == "exit":
+                self.apply_exit(bf, where, value)
+                continue
+            value = (COVER_VALUES[value] if name == "cover" else DOOR_VALUES[value] if name == "door"
+                     else self.hazard_code(bf, value) if name == "hazard" else value)
+            _tiles_of(self.feature_array(bf, name), where)[where] = value
 
     def apply_exit(self, bf: Battlefield, where, side: int) -> None:
         """Exit tiles lie on the map edge (conventions.md 7); inner ones are ignored, with a
-        warning, which also keeps other games' warp objects named "exit" harmless. ``where`` is a
-        mask or the (rows, columns) of tiles, as in ``apply``."""
-        ys, xs = np.nonzero(where) if isinstance(where, np.ndarray) else where
+        warning, which also keeps other games' warp objects named "exit" harmless. ``where`` is as
+        in ``apply``."""
+        ys, xs = np.nonzero(where) if where.dtype == bool else np.divmod(where, bf.width)
         edge = (ys == 0) | (ys == bf.height - 1) | (xs == 0) | (xs == bf.width - 1)
         inner = ~edge
         if inner.any():
@@ -1480,8 +1481,8 @@ class _Loader:
             raise MapError(self.file, f"its objects cover more than {MAX_COVER_WORK:,} tiles in all (counting "
                                       "each polygon edge over each row it spans); use fewer or smaller objects")
 
-    def object_cells(self, bf: Battlefield, obj, offset) -> tuple[np.ndarray, np.ndarray] | None:
-        """The (rows, columns) of the tiles an object covers: rectangles the tiles they overlap,
+    def object_cells(self, bf: Battlefield, obj, offset) -> np.ndarray | None:
+        """The flat indexes (row × width + column) of the tiles an object covers: rectangles the tiles they overlap,
         points the tile they are in, polygons the tiles whose centre is inside, polylines the tiles
         they pass over; row by row, except polylines, in the order they pass. None for an object
         with a coordinate that is not a number within ±MAX_COORDINATE."""
@@ -1499,15 +1500,14 @@ class _Loader:
                 return None
             if obj.closed and len(pts) >= 3:
                 cells = _polygon_cells(pts, tw, th, bf.width, bf.height, self.spend_cover)
-                if len(cells[0]):
+                if len(cells):
                     return cells
             return _polyline_cells(pts, tw, th, bf.width, bf.height, self.spend_cover)
         if not (abs(w) <= MAX_COORDINATE and abs(h) <= MAX_COORDINATE):
             return None
         if w == 0 and h == 0:
             tx, ty = math.floor(x / tw), math.floor(y / th)
-            inside = bf.inside((tx, ty))
-            return np.array([ty] if inside else [], dtype=np.int64), np.array([tx] if inside else [], dtype=np.int64)
+            return np.array([ty * bf.width + tx] if bf.inside((tx, ty)) else [], dtype=np.int64)
         if rot:
             c, s = math.cos(math.radians(rot)), math.sin(math.radians(rot))
             if getattr(obj, "gid", 0):       # tile objects rotate around their bottom-left
@@ -1519,21 +1519,22 @@ class _Loader:
                            for dx, dy in ((0, 0), (w, 0), (w, h), (0, h))]
             pts = np.array(corners, dtype=np.float64)
             cells = _polygon_cells(pts, tw, th, bf.width, bf.height, self.spend_cover)
-            return cells if len(cells[0]) else _polyline_cells(pts, tw, th, bf.width, bf.height, self.spend_cover)
+            return cells if len(cells) else _polyline_cells(pts, tw, th, bf.width, bf.height, self.spend_cover)
         x0, y0 = math.floor(x / tw), math.floor(y / th)
         x1 = max(x0, math.ceil((x + w) / tw) - 1)
         y1 = max(y0, math.ceil((y + h) / th) - 1)
         cols = np.arange(max(0, x0), min(bf.width, x1 + 1))
         rows = np.arange(max(0, y0), min(bf.height, y1 + 1))
         self.spend_cover(len(cols) * len(rows))
-        return np.repeat(rows, len(cols)), np.tile(cols, len(rows))
+        return (rows[:, None] * bf.width + cols[None, :]).reshape(-1)
 
-    def listed(self, ys: np.ndarray, xs: np.ndarray) -> tuple[Tile, ...]:
+    def listed(self, bf: Battlefield, cells: np.ndarray) -> tuple[Tile, ...]:
         """An object's tiles as the rules read them, counted against the map's budget."""
-        self.listed_tiles += len(xs)
+        self.listed_tiles += len(cells)
         if self.listed_tiles > MAX_LISTED_TILES:
             raise MapError(self.file, f"its spawn zones, objectives and other listed objects cover more than "
                                       f"{MAX_LISTED_TILES:,} tiles in all")
+        ys, xs = np.divmod(cells, bf.width)
         return tuple(zip(xs.tolist(), ys.tolist()))
 
     def apply_objects(self, bf: Battlefield, group) -> None:
@@ -1558,7 +1559,7 @@ class _Loader:
                 self.warn(place, f"a coordinate or size of the object is not a number within ±{MAX_COORDINATE:,.0f} "
                                  "px; ignored", "move or resize it in Tiled")
                 continue
-            if not len(cells[0]):
+            if not len(cells):
                 if kind in OBJECT_KINDS:
                     self.warn(place, f"{kind} object lies outside the map; ignored",
                               "move it onto the map in Tiled")
@@ -1592,7 +1593,7 @@ class _Loader:
                     self.unknown(place, "side", side, SIDE_VALUES)
             if own:
                 self.apply(bf, where, own)
-            tiles = self.listed(*cells) if kind in LISTED_KINDS else ()
+            tiles = self.listed(bf, cells) if kind in LISTED_KINDS else ()
             if kind == "spawn":
                 side = str(props.get("side", "0")).strip()
                 if side not in SIDE_VALUES:
@@ -1607,9 +1608,8 @@ class _Loader:
             if kind in LISTED_KINDS:
                 bf.objects.append(MapObject(kind, str(obj.name or ""), tiles, props))
             if named_blocker and kind not in OBJECT_KINDS and not own and not group_features:
-                bf.blocks_move[where] = True
-                if "wall" in lowered:
-                    bf.blocks_sight[where] = True
+                self.apply(bf, where, {"blocks_move": True, "blocks_sight": True} if "wall" in lowered
+                           else {"blocks_move": True})
 
     def apply_map_properties(self, bf: Battlefield, props: dict) -> None:
         bf.name = str(props.get("name") or self.path.stem)
@@ -1666,6 +1666,11 @@ class _Loader:
                           "add a spawn object with a larger area")
 
 
+def _tiles_of(array: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """The Battlefield array as ``where`` indexes it: itself for a mask, flat for tile indexes."""
+    return array if where.dtype == bool else array.reshape(-1)
+
+
 def _tile_count(ts: ET.Element) -> int:
     """How many tile ids a tileset spans: tilecount, else its image grid, else its <tile> ids."""
     count = int(_num(ts.get("tilecount"), 0))
@@ -1679,8 +1684,8 @@ def _tile_count(ts: ET.Element) -> int:
     return max([count] + [int(_num(t.get("id"))) + 1 for t in ts.findall("tile")])
 
 
-def _polygon_cells(pts: np.ndarray, tw: int, th: int, width: int, height: int, spend) -> tuple[np.ndarray, np.ndarray]:
-    """Rows and columns of the tiles whose centre lies inside the polygon (even-odd rule), row by
+def _polygon_cells(pts: np.ndarray, tw: int, th: int, width: int, height: int, spend) -> np.ndarray:
+    """Flat indexes of the tiles whose centre lies inside the polygon (even-odd rule), row by
     row: each edge is met only on the rows it spans, so the work is the edges' rows plus the tiles
     found, never the polygon's bounding box times its points; edges are taken a few at a time, so
     memory stays small however many rows they span."""
@@ -1708,15 +1713,13 @@ def _polygon_cells(pts: np.ndarray, tw: int, th: int, width: int, height: int, s
     row, xc = row[order], xc[order]
     start, stop = row[0::2], row[1::2]
     if len(start) != len(stop) or (start != stop).any():
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return np.zeros(0, np.int64)
     first = np.clip(np.ceil(np.clip(xc[0::2] / tw, -1.0, width + 1.0) - 0.5), 0, width).astype(np.int64)
     last = np.clip(np.ceil(np.clip(xc[1::2] / tw, -1.0, width + 1.0) - 0.5), 0, width).astype(np.int64)
     count = np.maximum(0, last - first)
     spend(int(count.sum()))
-    rows = np.repeat(start, count)
-    cols = np.repeat(first, count) + np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
-    order = np.lexsort((cols, rows))
-    return rows[order], cols[order]
+    starts = np.repeat(start * width + first - (np.cumsum(count) - count), count)   # already row by row
+    return starts + np.arange(int(count.sum()))
 
 
 def _batches(ends: np.ndarray, size: int):
@@ -1729,8 +1732,8 @@ def _batches(ends: np.ndarray, size: int):
         first = last
 
 
-def _polyline_cells(pts: np.ndarray, tw: int, th: int, width: int, height: int, spend) -> tuple[np.ndarray, np.ndarray]:
-    """Rows and columns of the tiles a polyline passes over, in the order it passes: each segment,
+def _polyline_cells(pts: np.ndarray, tw: int, th: int, width: int, height: int, spend) -> np.ndarray:
+    """Flat indexes of the tiles a polyline passes over, in the order it passes: each segment,
     first cut to the map (so a point at 1e300 costs no more than the map's width), sampled every
     quarter of a tile."""
     a, b = pts[:-1], pts[1:]
@@ -1756,8 +1759,7 @@ def _polyline_cells(pts: np.ndarray, tw: int, th: int, width: int, height: int, 
         found.append(rows[inside] * width + cols[inside])
     cells = np.concatenate(found) if found else np.zeros(0, np.int64)
     _, first_seen = np.unique(cells, return_index=True)
-    cells = cells[np.sort(first_seen)]
-    return cells // width, cells % width
+    return cells[np.sort(first_seen)]
 
 
 def _clip(a: np.ndarray, b: np.ndarray, box) -> tuple[np.ndarray, np.ndarray]:
