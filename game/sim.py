@@ -9,10 +9,9 @@ from typing import Callable
 
 from .ai import make_player
 from .engine.match import Match
-from .engine.save import new_match, save_match
+from .engine.save import MAX_ANSWERS, new_match, save_match
 from .errors import RulesError
 
-MAX_ANSWERS = 200_000
 
 
 @dataclass

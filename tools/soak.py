@@ -1,11 +1,13 @@
 """Soak run: many AI-against-AI games with invariant checks after every answer, each game saved,
 reloaded by replaying its answers, and its final state digest compared with the live one.
 
-    nice python tools/soak.py --rules eisdrachen --games 1000 --map maps/ruined_town.tmx
+    nice python tools/soak.py --games 1000 --map maps/ruined_town.tmx
 
-Prints one JSON object: games, finished within the turn limit, invariant violations, replays
-out of sync, crashes and wall time (the figures of docs/reliability.md). Exit code 1 when any
-of violations, out-of-sync replays, crashes or unfinished games is not zero.
+Soaks every module of the registry (``game.rules.names()``, so a new module is soaked too), or the
+ones named with ``--rules``, one after the other. Prints one JSON object per module: games,
+finished within the turn limit, invariant violations, replays out of sync, crashes and wall time
+(the figures of docs/reliability.md). Exit code 1 when any of violations, out-of-sync replays,
+crashes or unfinished games is not zero.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from game.ai import AI_NAMES, make_player  # noqa: E402
+from game.rules import names  # noqa: E402
 from game.engine.save import load_match, new_match, save_match  # noqa: E402
 from game.sim import MAX_ANSWERS, engine_invariants  # noqa: E402
 
@@ -92,7 +95,8 @@ def soak(map_path: str, rules: str, games: int, seed: int, ai_a: str, ai_b: str,
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--rules", required=True)
+    p.add_argument("--rules", action="append", choices=names(),
+                   help="a rule module to soak (repeatable); default: every registered one")
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--map", default=str(ROOT / "maps" / "ruined_town.tmx"))
     p.add_argument("--seed", type=int, default=0)
@@ -102,9 +106,11 @@ def main(argv=None) -> int:
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args(argv)
     progress = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
-    result = soak(args.map, args.rules, args.games, args.seed, args.ai, args.ai_b, args.max_turns, progress)
-    print(json.dumps(result, indent=1))
-    bad = result["invariant_violations"] + result["replays_out_of_sync"] + result["crashes"] + result["unfinished"]
+    bad = 0
+    for rules in args.rules or names():
+        result = soak(args.map, rules, args.games, args.seed, args.ai, args.ai_b, args.max_turns, progress)
+        print(json.dumps(result, indent=1), flush=True)
+        bad += result["invariant_violations"] + result["replays_out_of_sync"] + result["crashes"] + result["unfinished"]
     return 1 if bad else 0
 
 

@@ -22,6 +22,7 @@ FORMAT = "escarmouche-save"
 SAVE_VERSION = 1
 MAX_DEPTH = 32          # records and lists within each other; a real save nests 5 deep
 MAX_WHOLE = 2**63       # every whole number of a save lies within ±MAX_WHOLE (a seed, a side, a turn)
+MAX_ANSWERS = 200_000   # no game goes on longer (sim stops one there); a real one has a few hundred
 
 
 def new_match(map_path: str | Path, rules_name: str, seed: int, armies: list[Army] | None = None,
@@ -188,6 +189,8 @@ def match_from_json(data: dict, place: str = "save", map_override: str | Path | 
     answers = _field(data, "answers", list, place)
     if not all(isinstance(a, str) for a in answers):
         raise SaveError(place, "field 'answers' should hold texts only")
+    if len(answers) > MAX_ANSWERS:
+        raise SaveError(place, f"holds {len(answers):,} answers; no game has more than {MAX_ANSWERS:,}")
     from .tiled import load_battlefield
 
     try:

@@ -253,3 +253,10 @@ def test_a_save_larger_than_the_bound_is_refused_unread(tmp_path, good_save):
     path.write_text(json.dumps(dict(good_save, padding="x" * (11 * 1024 * 1024))))
     outcome = run_limited(load_save, path, cpu_s=CPU_S, memory_mb=MEMORY_MB)
     assert outcome.ok and "larger than" in outcome.value, outcome
+
+
+def test_a_save_with_more_answers_than_any_game_is_refused_before_replaying(tmp_path, good_save):
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(dict(good_save, answers=["x"] * 200_001)))
+    outcome = run_limited(load_save, path, cpu_s=CPU_S, memory_mb=MEMORY_MB)
+    assert outcome.ok and "no game has more than 200,000" in outcome.value, outcome

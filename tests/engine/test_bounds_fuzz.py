@@ -33,6 +33,7 @@ from ..limits import run_limited
 from . import hostile
 from .test_bounds import CPU_S, MEMORY_MB, NET_MARKS, load_and_validate, load_save
 
+pytestmark = pytest.mark.long
 ROOT = Path(__file__).resolve().parents[2]
 CASES = int(os.environ.get("ESCARMOUCHE_FUZZ_CASES", "0"))
 LONG = CASES > 0

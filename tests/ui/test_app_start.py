@@ -130,6 +130,7 @@ JSONISH = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.flo
                        max_leaves=6)
 
 
+@pytest.mark.long
 @fuzz(60)
 @given(doc=st.dictionaries(st.sampled_from(["language", "ai_speed", "ui_scale", "keys", "other"]),
                            st.one_of(JSONISH, st.sampled_from(["fr", "en", "fast", 1.25, {"end": "f"}])), max_size=5))
