@@ -474,7 +474,8 @@ class _JsonReader:
             listed = []
             for n, (k, v) in enumerate(tiles.items()):
                 if not k.strip().lstrip("-").isdigit():
-                    raise MapError(self.file, f"{tiles_at}: key {n + 1} of {len(tiles)} should be a tile number")
+                    raise MapError(self.file, f"{tiles_at}: key {n + 1} of {len(tiles)} should be a tile "
+                                              "number")
                 listed.append(dict(self.record(v, f"{tiles_at}.{k}"), id=int(k)))
             tiles = listed
         for at, t in self.records(tiles, tiles_at):
@@ -640,7 +641,8 @@ class _Loader:
             if size is None or min(size) < 0:
                 self.pictures[path] = "is not a PNG, GIF, BMP or JPEG picture whose size can be read"
             elif size[0] * size[1] > MAX_PICTURE_PIXELS:
-                self.pictures[path] = f"is {size[0]}×{size[1]} px, more than the {MAX_PICTURE_PIXELS:,} pixels a picture may have"
+                self.pictures[path] = (f"is {size[0]}×{size[1]} px, more than the {MAX_PICTURE_PIXELS:,} pixels a "
+                                       "picture may have")
             else:
                 self.pictures[path] = ""
         return self.pictures[path]
@@ -1036,11 +1038,12 @@ class _Loader:
 
     def spend_cells(self, n: int, layer: str) -> None:
         """Count tiles about to be decoded against the map's budget, before decoding them."""
+        place = f"{self.file}: layer '{layer}'"
+        if n > MAX_TILES:
+            raise MapError(place, f"a chunk of more than {MAX_TILES:,} tiles")
         self.cells += n
-        if n > MAX_TILES or self.cells > MAX_LAYER_CELLS:
-            raise MapError(f"{self.file}: layer '{layer}'", f"the tile layers hold more than {MAX_LAYER_CELLS:,} "
-                                                           "tiles in all" if n <= MAX_TILES else
-                           f"a chunk of more than {MAX_TILES:,} tiles")
+        if self.cells > MAX_LAYER_CELLS:
+            raise MapError(place, f"the tile layers hold more than {MAX_LAYER_CELLS:,} tiles in all")
 
     def resolve_template(self, root: ET.Element, obj: ET.Element, base: Path, layer: str) -> None:
         """Fill an object from its .tx template (the instance's own attributes win); objects of

@@ -114,7 +114,8 @@ def many(folder: Path, what: str, count: int, w: int = 64, h: int = 64) -> Path:
     ground = csv_layer(w, h)
     if what == "objects":
         body = ground + '<objectgroup name="o">' + "".join(
-            f'<object id="{i}" type="cover" x="16" y="16" width="32" height="32"/>' for i in range(count)) + "</objectgroup>"
+            f'<object id="{i}" type="cover" x="16" y="16" width="32" height="32"/>' for i in range(count)) \
+            + "</objectgroup>"
         return write(folder, "many.tmx", tmx(w, h, body))
     if what == "big_rectangles":
         body = ground + '<objectgroup name="o">' + "".join(
@@ -272,7 +273,8 @@ def referring_map(folder: Path, reference: str, target: str) -> Path:
         return write(folder, "ref.tmx", tmx(8, 8, ground, TS.replace('source="t.png" width="32" height="32"',
                                                                   f'source="{target}"')))
     if reference == "image_layer":
-        return write(folder, "ref.tmx", tmx(8, 8, ground + f'<imagelayer name="sky"><image source="{target}"/></imagelayer>'))
+        layer = f'<imagelayer name="sky"><image source="{target}"/></imagelayer>'
+        return write(folder, "ref.tmx", tmx(8, 8, ground + layer))
     if reference == "tile_image":
         ts = (f'<tileset firstgid="1" name="c" tilewidth="16" tileheight="16" tilecount="1" columns="0">'
               f'<tile id="0"><image source="{target}"/></tile></tileset>')

@@ -82,7 +82,8 @@ def check_map(kind: str, path: Path, names: set[str]) -> None:
 
 def counts(large: int):
     """Counts spread over orders of magnitude, up to what fits in the bound."""
-    return st.integers(0, 6 if LARGE else 5).flatmap(lambda e: st.integers(10 ** e // 10 + 1, 10 ** e * (1 if e < 6 else large)))
+    return st.integers(0, 6 if LARGE else 5).flatmap(
+        lambda e: st.integers(10 ** e // 10 + 1, 10 ** e * (1 if e < 6 else large)))
 
 
 @fuzz(40)
@@ -175,8 +176,8 @@ def good_save(tmp_path_factory) -> dict:
 
 ODD = st.one_of(st.integers(-10**30, 10**30), st.sampled_from([2**63, -2**63 - 1, 10**4000]),
                 st.sampled_from(["\ud800", "a\udcffb", "\x00", "", "/dev/zero", "/", "..", "m" * 10_000]),
-                st.floats(allow_nan=True, allow_infinity=True), st.recursive(st.none(), lambda c: st.lists(c, max_size=2),
-                                                                             max_leaves=3))
+                st.floats(allow_nan=True, allow_infinity=True),
+                st.recursive(st.none(), lambda c: st.lists(c, max_size=2), max_leaves=3))
 
 
 def places(doc, prefix=()):
@@ -231,8 +232,8 @@ def test_writes_anywhere_are_atomic_one_line_and_leave_nothing(tmp_path_factory,
     folder = fresh(tmp_path_factory, "out")
     target = {"folder": folder / "d.json", "fifo": folder / "p.json", "missing folders": folder / "a" / "b" / "s.json",
               "long name": folder / ("n" * 10_000), "under a file": folder / "f.json" / "s.json",
-              "link to a fifo": folder / "l.json", "empty": "", "nul": str(folder / "a\x00b"), "plain": folder / "s.json",
-              "backup is a folder": folder / "b.json"}[kind]
+              "link to a fifo": folder / "l.json", "empty": "", "nul": str(folder / "a\x00b"),
+              "plain": folder / "s.json", "backup is a folder": folder / "b.json"}[kind]
     (folder / "d.json").mkdir()
     os.mkfifo(folder / "p.json")
     (folder / "f.json").write_text("{}")
