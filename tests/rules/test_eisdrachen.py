@@ -1,6 +1,8 @@
 """Eisdrachen test vectors TV-E01..TV-E23 (rules/eisdrachen.md 6.2) with scripted dice."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from game.engine.battlefield import Battlefield, Door
@@ -156,11 +158,25 @@ def test_tv_e09_grenade_stops_at_the_foot_of_a_wall():
     assert of_kind(events, "thrown")[0].data["lands"] == [6, 0]
 
 
-def test_tv_e10_off_axis_bounce_steps_with_half_away_rounding():
+def test_tv_e10_off_axis_bounce_is_a_distance_in_pas_along_the_throw_line():
     s = build(unit("g", 0, (0, 0), grenades=1), unit("e", 1, (20, 20)))
     events = answer(s, "grenade:4,2", [3])
     g = of_kind(events, "thrown")[0].data
-    assert g["bounce_tiles"] == [[5, 3], [6, 3], [7, 4]] and g["lands"] == [7, 4]
+    assert g["bounce_tiles"] == [[5, 2], [6, 3], [7, 3]] and g["lands"] == [7, 3]
+
+
+def test_tv_e10b_diagonal_bounce_of_two_pas_lands_one_tile_on():
+    s = build(unit("g", 0, (0, 0), grenades=1), unit("e", 1, (20, 20)))
+    events = answer(s, "grenade:4,4", [2])
+    assert of_kind(events, "thrown")[0].data["lands"] == [5, 5]
+
+
+def test_tv_e10b_grenade_landing_odds_measure_the_bounce_in_pas():
+    s = build(unit("g", 0, (0, 0), grenades=1), unit("e", 1, (20, 20)))
+    odds = RULES.odds(s, RULES.pending(s).option("grenade:4,4"))
+    # P = (4,4) + k(0.707, 0.707): k = 1..6 reach 4.71, 5.41, 6.12, 6.83, 7.54, 8.24
+    assert odds.outcomes == {"landing:5,5": Fraction(1, 3), "landing:6,6": Fraction(1, 6),
+                             "landing:7,7": Fraction(1, 6), "landing:8,8": Fraction(1, 3)}
 
 
 def test_grenade_aim_is_within_eight_pas_in_sight_and_the_thrower_is_caught_in_its_own_blast():
@@ -562,6 +578,29 @@ def test_tv_e21_crawl_and_climb_budgets_are_half_speed():
     assert any(o.tile == (12, 10) for o in crawl)
     s.figure("c").weapon = "machine_gun"
     assert not [k for k in keys(s) if k.startswith("crawl:")]
+
+
+def test_tv_e10c_crawl_halves_an_odd_speed_exactly():
+    bf = Battlefield.open_ground(30, 30)
+    bf.crawl_gap[:, :] = True              # only a Crawl leaves the start tile
+    bf.crawl_gap[0, 0] = False
+    s = build(unit("c", 0, (0, 0)), unit("o", 1, (25, 25)), bf=bf)
+    assert s.figure("c").V == 5
+    crawl = {o.tile: o.cost for o in RULES.pending(s).options if o.action == "crawl"}
+    assert (2, 1) in crawl and abs(crawl[(2, 1)] - 5 ** 0.5) < 1e-9     # one knight step, 2.236 pas
+    assert (3, 0) not in crawl and (2, 2) not in crawl                  # 3 pas and 2.828 pas
+    assert set(crawl) == {(1, 0), (2, 0), (0, 1), (1, 1), (0, 2), (2, 1), (1, 2)}
+
+
+def test_climb_halves_an_odd_speed_exactly():
+    bf = Battlefield.open_ground(30, 30)
+    bf.climbable[:, 1] = True
+    s = build(unit("c", 0, (0, 0)), unit("o", 1, (25, 25)), bf=bf)
+    k = keys(s)
+    assert "climb:2,1" in k and "climb:2,0" in k        # a knight step over the wall: 2.236 <= 2.5 pas
+    assert "climb:2,2" not in k                          # 2.828 pas
+    answer(s, "climb:2,1")
+    assert s.figure("c").tile == (2, 1)
 
 
 def test_tv_e21_climb_over_a_one_tile_wall_only_from_adjacent():

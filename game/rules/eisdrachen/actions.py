@@ -146,7 +146,7 @@ def action_options(state: State, fig: Figure) -> list[Option]:
     opts: list[Option] = []
     perched = on_perch(bf, fig.tile)
 
-    # 4.1 Move, 4.1 bis Crawl, 4.2 Climb
+    # 4.1 Move; 4.1 bis Crawl and 4.2 Climb at half V, not rounded (the seed halves it: V = 5 gives 2.5 pas)
     walk: dict[Tile, list[Tile]] = {}
     walk_reach = None
     if not perched:
@@ -159,14 +159,14 @@ def action_options(state: State, fig: Figure) -> list[Option]:
         if not heavy:
             def crawl_end(t: Tile) -> bool:
                 return t not in walk and (t in stand or bool(bf.crawl_gap[t[1], t[0]]))
-            for t, p in ends(state, fig, reach_of(state, fig, fig.V // 2, space.CRAWL), crawl_end).items():
+            for t, p in ends(state, fig, reach_of(state, fig, fig.V / 2, space.CRAWL), crawl_end).items():
                 opts.append(Option(f"crawl:{tile_key(t)}", "crawl", fid, t, path=tuple(p),
                                    cost=space.path_cost(bf, fig.tile, p)))
     near_wall = perched or any(bf.climbable[y, x] for x, y in space.tiles_within(bf, fig.tile, const("climb_start_distance")))
     if near_wall:
         def climb_end(t: Tile) -> bool:
             return t not in walk and (t in stand or bool(bf.perch[t[1], t[0]]))
-        for t, p in ends(state, fig, reach_of(state, fig, fig.V // 2, space.CLIMB), climb_end).items():
+        for t, p in ends(state, fig, reach_of(state, fig, fig.V / 2, space.CLIMB), climb_end).items():
             opts.append(Option(f"climb:{tile_key(t)}", "climb", fid, t, path=tuple(p),
                                cost=space.path_cost(bf, fig.tile, p)))
     # 4.12 Jump
@@ -490,7 +490,7 @@ def grenade(state: State, thrower: Figure, aim: Tile, dice: Dice, events: list) 
     bf = state.battlefield
     thrower.grenades -= 1
     k = dice.d(6, "4.4")
-    landing, travelled = space.scatter(bf, thrower.tile, aim, k)
+    landing, travelled = space.scatter_along(bf, thrower.tile, aim, k)
     events.append(ev.dice(thrower.id, [k], "bounce", "4.4"))
     events.append(ev.thrown(thrower.id, thrower.tile, aim, landing, "4.4", bounce=k,
                             bounce_tiles=[list(t) for t in travelled]))

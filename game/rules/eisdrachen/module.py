@@ -299,7 +299,7 @@ class Eisdrachen(RuleModule):
         parts: dict[str, list] = {}
         sixth = Fraction(1, 6)
         for k in range(1, 7):
-            landing, _ = space.scatter(state.battlefield, fig.tile, aim, k)
+            landing, _ = space.scatter_along(state.battlefield, fig.tile, aim, k)
             key = f"landing:{act.tile_key(landing)}"
             landings[key] = landings.get(key, Fraction(0)) + sixth
             for v in act.blast_victims(state, landing):
