@@ -13,7 +13,7 @@ from game.engine.battlefield import Battlefield
 from game.engine.match import Match
 from game.engine.tokens import Token
 from game.rules.eisdrachen import Eisdrachen
-from tests.rules.eisdrachen_helpers import RULES, activate, answer, build, unit
+from tests.rules.eisdrachen_helpers import RULES, answer, bless_in_hiding, build, unit
 
 
 def seen_by(state, side):
@@ -159,12 +159,7 @@ def blessed_unseen():
     s = build(unit("ghost", 0, (5, 5), "Bleu"), unit("plain", 0, (5, 9), "Bleu"),
               unit("v", 1, (11, 7), "Vétéran", loadout="assault"), bf=bf, turn=2)
     s.figure("ghost").pv = 2
-    answer(s, "hide")
-    answer(s, "pray", [3])
-    s.turn = 3
-    activate(s, "ghost")
-    answer(s, "unhide")
-    activate(s, "v")
+    bless_in_hiding(s, "ghost", 3, "v")
     return s
 
 

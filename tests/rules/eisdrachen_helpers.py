@@ -47,6 +47,18 @@ def activate(state, fid, actions=2):
     RULES.begin(state)
 
 
+def bless_in_hiding(state, fid, prayer, then):
+    """``fid``, whose activation is open on a hiding place, hides and prays (``prayer`` the die) out of
+    the enemy's sight; next turn it leaves its hiding place, then ``then``'s activation opens."""
+    answer(state, "hide")
+    events = answer(state, "pray", [prayer])
+    state.turn += 1
+    activate(state, fid)
+    answer(state, "unhide")
+    activate(state, then)
+    return events
+
+
 def end_turn(state):
     """The end of the current turn, as the turn's last activation would reach it."""
     game = RULES.context(state, ScriptedDice([]))

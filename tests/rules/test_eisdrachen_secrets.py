@@ -10,7 +10,7 @@ from game.engine.battlefield import Battlefield, Door, MapObject
 from game.engine.match import Match
 from game.engine.tokens import Token
 
-from .eisdrachen_helpers import RULES, activate, answer, build, end_turn, unit
+from .eisdrachen_helpers import RULES, activate, answer, bless_in_hiding, build, end_turn, unit
 
 
 def told(events, side):
@@ -73,13 +73,8 @@ def prayer_setup():
     bf.hiding[5, 5] = True
     s = build(unit("ghost", 0, (5, 5), "Bleu"), unit("e", 1, (12, 5), "Vétéran", loadout="assault"),
               bf=bf, turn=2)
-    answer(s, "hide")
-    events = answer(s, "pray", [3])
+    events = bless_in_hiding(s, "ghost", 3, "e")
     assert s.figure("ghost").has("dodge_reroll", 3) and "ghost" not in told(events, 1)
-    s.turn = 3
-    activate(s, "ghost")
-    answer(s, "unhide")
-    activate(s, "e")
     return s
 
 
