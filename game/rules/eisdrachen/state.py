@@ -62,7 +62,7 @@ class Figure:
     dug_in: bool = False
     statuses: dict[str, list[int]] = field(default_factory=dict)
     unseen: dict[str, list[int]] = field(default_factory=dict)
-    pv_when_hidden: int = 0
+    pv_when_hidden: int = 0         # while hidden: its PV when it hid, the least the enemy knows it has
     vengeance_next: int = 0
     vengeance_now: int = 0
     alarm_used_turn: int = 0
