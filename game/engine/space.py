@@ -282,6 +282,49 @@ def scatter(bf: Battlefield, origin: Tile, aim: Tile, k: int) -> tuple[Tile, lis
     return landing, travelled
 
 
+def _below_root(c: int, root: int, t: int) -> bool:
+    """c·√root < t, decided in integers."""
+    if c < 0 <= t:
+        return True
+    if t <= 0 <= c:
+        return False
+    return c * c * root < t * t if c >= 0 else c * c * root > t * t
+
+
+def _round_off_root(base: int, num: int, root: int) -> int:
+    """base + num/√root rounded half away from zero, exactly: no float decides which side of a half it lies."""
+    s = math.isqrt(root)
+    if s * s == root:
+        return round_half_away(Fraction(base * s + num, s))
+    n = math.floor(base + num / math.sqrt(root) + 0.5)     # an irrational value is never exactly half-way
+    while not _below_root(2 * (n - base) - 1, root, 2 * num):
+        n -= 1
+    while _below_root(2 * (n - base) + 1, root, 2 * num):
+        n += 1
+    return n
+
+
+def scatter_along(bf: Battlefield, origin: Tile, aim: Tile, pas: int) -> tuple[Tile, list[Tile]]:
+    """Where an object thrown at aim comes to rest after bouncing ``pas`` pas on along the throw line:
+    the tile holding aim + pas·u (u the unit vector from origin to aim), reached from aim along the
+    straight tile line and stopped in front of walls. ``scatter`` counts tiles instead of pas."""
+    dx, dy = aim[0] - origin[0], aim[1] - origin[1]
+    root = dx * dx + dy * dy
+    if root == 0 or pas <= 0:
+        return aim, []
+    end = (_round_off_root(aim[0], pas * dx, root), _round_off_root(aim[1], pas * dy, root))
+    ex, ey = end[0] - aim[0], end[1] - aim[1]
+    m = max(abs(ex), abs(ey))
+    landing, travelled = aim, []
+    for i in range(1, m + 1):
+        t = (aim[0] + round_half_away(Fraction(i * ex, m)), aim[1] + round_half_away(Fraction(i * ey, m)))
+        if bf.stops_walker(t):
+            break
+        travelled.append(t)
+        landing = t
+    return landing, travelled
+
+
 def blast(bf: Battlefield, centre: Tile, radius: float, tiles: Iterable[Tile]) -> list[Tile]:
     """Those tiles within radius of centre that it can see (walls shelter)."""
     return [t for t in tiles if within(centre, t, radius) and (t == centre or line_of_sight(bf, centre, t))]
