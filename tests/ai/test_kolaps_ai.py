@@ -5,12 +5,13 @@ import statistics
 import time
 from pathlib import Path
 
-from game.ai.kolaps import KolapsAI
 from game.ai.random_player import RandomPlayer
 from game.engine.battlefield import Battlefield
 from game.engine.match import Match
 from game.engine.save import new_match
-from game.rules.kolaps import flow
+from game.rules.kolaps.ai import KolapsAI
+from game.rules.kolaps.steps import (Activate, Activation, AfterAttack, AmbushWindow, Attack, Hit, Incident,
+                                     KnifeWindow, Reactions, bid_decision)
 
 from tests.rules.kolaps_helpers import RULES, answer_step, armies, ctx_for, fig, make_state, run_steps
 
@@ -21,8 +22,8 @@ def match_on(state) -> Match:
     return m
 
 
-def legal(state) -> str:
-    decision = state.choice
+def legal(state, decision=None) -> str:
+    decision = decision or state.steps.waiting
     key = KolapsAI(0).choose(match_on(state).observe(decision.side), decision)
     assert decision.option(key) is not None, (decision.kind, key)
     return key
@@ -40,8 +41,7 @@ def test_tv33_ai_bids_its_attack_opportunities():
     ctx = ctx_for(state, [])
     for high, expected in ((2, "bid:3"), (4, "bid:4"), (None, "bid:3")):
         state.auction = {"E": {0: 4, 1: 5}, "high": high, "high_bidder": 1, "last": {}, "barred": None}
-        state.choice = flow.bid_decision(ctx, 0)
-        assert legal(state) == expected
+        assert legal(state, bid_decision(ctx, 0)) == expected
 
 
 def test_ai_barred_announces_every_eligible_character_and_the_free_attacker_only_its_opportunities():
@@ -52,11 +52,9 @@ def test_ai_barred_announces_every_eligible_character_and_the_free_attacker_only
     state = make_state(side0, side1)
     ctx = ctx_for(state, [])
     state.auction = {"E": {0: 4, 1: 5}, "high": None, "high_bidder": None, "last": {}, "barred": 0}
-    state.choice = flow.bid_decision(ctx, 0)
-    assert legal(state) == "bid:4"
+    assert legal(state, bid_decision(ctx, 0)) == "bid:4"
     state.auction["barred"] = 1
-    state.choice = flow.bid_decision(ctx, 0)
-    assert legal(state) == "bid:3"          # A0..A2: morale 5 and a target within 2 x 30 cm
+    assert legal(state, bid_decision(ctx, 0)) == "bid:3"          # A0..A2: morale 5 and a target within 2 x 30 cm
 
 
 def test_ai_committed_attacker_takes_a_poor_shot_rather_than_breach_its_commitment():
@@ -65,8 +63,8 @@ def test_ai_committed_attacker_takes_a_poor_shot_rather_than_breach_its_commitme
                        [fig("B1", "veteran", (30, 5), morale=5)])
     state.bf.cover[5, 30] = 2
     state.attacker, state.defender = 0, 1
-    run_steps(ctx_for(state, []), {"op": "activation", "fig": "A1", "mode": "regular", "stage": "start"})
-    assert state.choice.kind == "action"
+    run_steps(ctx_for(state, []), Activation("A1", "regular"))
+    assert state.steps.waiting.kind == "action"
     assert legal(state).startswith(("shoot", "burst", "moveshoot"))
     state.attacker, state.defender = 1, 0           # as defender, it moves up instead
     assert legal(state).startswith(("run", "walk"))
@@ -77,8 +75,8 @@ def test_ai_out_of_reach_moves_towards_the_enemy_instead_of_hiding_or_rallying()
     state = make_state([fig("A1", "trooper", (2, 10), morale=4)], [fig("B1", "trooper", (45, 10), morale=5)],
                        width=48)
     state.bf.cover[10, 3] = 1
-    run_steps(ctx_for(state, []), {"op": "activation", "fig": "A1", "mode": "regular", "stage": "start"})
-    assert {"cover", "rally"} <= {o.action for o in state.choice.options}
+    run_steps(ctx_for(state, []), Activation("A1", "regular"))
+    assert {"cover", "rally"} <= {o.action for o in state.steps.waiting.options}
     assert legal(state).startswith("run:")
 
 
@@ -98,38 +96,34 @@ def test_ai_answers_setup_bid_selection_and_first_player():
 
 def test_ai_answers_activate_and_action():
     state = duel()
-    run_steps(ctx_for(state, []), {"op": "activate", "side": 0})
+    run_steps(ctx_for(state, []), Activate(0))
     assert legal(state) == "activate:A1"
     answer_step(ctx_for(state, []), "activate:A1")
-    assert state.choice.kind == "action"
+    assert state.steps.waiting.kind == "action"
     assert legal(state).startswith(("shoot", "burst", "moveshoot"))
 
 
 def test_ai_keeps_the_best_severity_die_and_swaps_a_burst_when_it_hurts_more():
     state = duel()
     ctx = ctx_for(state, [5, 2, 3, 1])
-    run_steps(ctx, {"op": "hit", "a": "A1", "victim": "B1", "sev": [2, "C"], "burst": True, "sharp": False,
-                    "blunt": False})
-    assert state.choice.kind == "keep_die" and legal(state) == "keep:5"
-    ctx.state.queue[0]["answer"] = "keep:2"
-    state.choice = None
-    run_steps(ctx)
-    assert state.choice.kind == "burst_swap" and legal(state) == "swap"      # 3 into the legs beats 2 in them
+    run_steps(ctx, Hit("A1", "B1", (2, "C"), True, False, False))
+    assert state.steps.waiting.kind == "keep_die" and legal(state) == "keep:5"
+    answer_step(ctx, "keep:2")
+    assert state.steps.waiting.kind == "burst_swap" and legal(state) == "swap"      # 3 into the legs beats 2 in them
 
 
 def test_ai_answers_incident_crossfire_and_reaction():
     state = duel()
-    run_steps(ctx_for(state, []), {"op": "incident", "a": "A1", "fell": False})
-    assert state.choice.kind == "incident" and legal(state) in ("jam", "drop")
+    run_steps(ctx_for(state, []), Incident("A1", False))
+    assert state.steps.waiting.kind == "incident" and legal(state) in ("jam", "drop")
     state = make_state([fig("A1", "trooper", (0, 5), morale=5, aff=1), fig("A2", "trooper", (20, 5), aff=2)],
                        [fig("B1", "trooper", (8, 5), morale=5, aff=2), fig("B2", "trooper", (8, 9), aff=1)])
-    run_steps(ctx_for(state, []), {"op": "after_attack", "a": "A1", "t": "B1", "success": False})
-    assert state.choice.kind == "crossfire" and legal(state) in ("keep", "switch")
+    run_steps(ctx_for(state, []), AfterAttack("A1", "B1", False))
+    assert state.steps.waiting.kind == "crossfire" and legal(state) in ("keep", "switch")
     state = duel()
-    run_steps(ctx_for(state, [2, 2]), {"op": "attack", "a": "A1", "t": "B1", "weapon": "assault_rifle",
-                                    "kind": "shoot", "origin": [0, 5], "moving": False, "burst": False},
-              {"op": "reactions"})
-    assert state.choice.kind == "reaction" and legal(state) == "respond"
+    run_steps(ctx_for(state, [2, 2]), Attack("A1", "B1", "assault_rifle", "shoot", (0, 5), False, False),
+              Reactions())
+    assert state.steps.waiting.kind == "reaction" and legal(state) == "respond"
 
 
 def test_ai_triggers_an_ambush_and_uses_its_knife():
@@ -137,13 +131,13 @@ def test_ai_triggers_an_ambush_and_uses_its_knife():
                        [fig("B1", "trooper", (15, 5), morale=5)])
     state.chars["A1"].ambush_armed = True
     state.bf.cover[6, 5] = 2
-    run_steps(ctx_for(state, []), {"op": "ambush_window", "enemy": "B1", "window": "W1"})
-    assert state.choice.kind == "ambush" and legal(state) != "pass"
+    run_steps(ctx_for(state, []), AmbushWindow("B1", "W1"))
+    assert state.steps.waiting.kind == "ambush" and legal(state) != "pass"
     state = make_state([fig("A1", "trooper", (5, 5), morale=5, offensive=True)],
                        [fig("B1", "trooper", (6, 5), morale=5)])
     state.chars["A1"].knife_foes = ["B1"]
-    run_steps(ctx_for(state, []), {"op": "knife_window", "enemy": "B1"})
-    assert state.choice.kind == "knife" and legal(state) == "knife:A1"
+    run_steps(ctx_for(state, []), KnifeWindow("B1"))
+    assert state.steps.waiting.kind == "knife" and legal(state) == "knife:A1"
 
 
 SHIPPED_MAP = Path(__file__).resolve().parents[2] / "maps" / "ruined_town.tmx"

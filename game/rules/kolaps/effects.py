@@ -1,16 +1,17 @@
 """What happens to a character: rolls, morale, fatigue, wounds, criticals, removal (§5.18–§5.32).
 
-``Ctx`` carries the state, the match's dice and the growing event list through one answer, so every
-die rolled lands in a "dice" event in roll order.
+``Ctx`` is what the steps of one answer work in (the module's ``context``): the state, the match's dice
+and the growing event list, so every die rolled lands in a "dice" event in roll order.
 """
 from __future__ import annotations
 
+from ...engine import events as ev
 from ...engine import space
 from ...engine.dice import Dice
 from ...engine.events import Event
 from .combat import ENGAGEMENT_CM, modified_values, zone_modifier
-from .model import (MUTINOUS, NORMAL, PINNED, ROUTING, SHELTERED, WITHDRAWING, ZONE_MAX, ZONES, Character,
-                    KolapsState)
+from .model import (MUTINOUS, NORMAL, PINNED, ROUTING, SHELTERED, TOTAL_BOXES, WITHDRAWING, ZONE_MAX, ZONES,
+                    Character, KolapsState)
 from .pools import AUTOMATIC, IMPOSSIBLE, RollResult, clamp_difficulty, dice_count, judge, notation, threshold
 
 # morale loss by severity row and initial rank 1..4 (§5.23)
@@ -49,7 +50,6 @@ class Ctx:
         self.dice = dice
         self.data = data
         self.events: list[Event] = []
-        self.answered = None            # the option just answered, to skip regenerating it
 
     @property
     def bf(self):
@@ -70,9 +70,10 @@ class Ctx:
 
     # --- dice -------------------------------------------------------------------
 
-    def roll(self, ch: Character | None, purpose: str, n: int, rule: str, **extra) -> list[int]:
+    def roll(self, ch: Character | None, purpose: str, n: int, rule: str, needed=None, **extra) -> list[int]:
+        """``n`` D6 rolled by ``ch`` (None: one die per side, a roll-off), shown in one dice event."""
         values = self.dice.roll(n, 6, f"kolaps {rule} {purpose}")
-        self.ev("dice", rule, figure=ch.id if ch else None, purpose=purpose, values=values, sides=6, **extra)
+        self.events.append(ev.dice(ch.id if ch else None, values, purpose, rule, needed=needed, **extra))
         return values
 
     def test(self, ch: Character, raw: int, purpose: str, rule: str, need: int | None = None,
@@ -183,7 +184,7 @@ class Ctx:
         ch.casualty = cause
         ch.ambush_armed = False
         ch.huddled = False
-        self.ev("removed", rule, figure=ch.id, cause=cause)
+        self.events.append(ev.removed(ch.id, cause, rule))
         if ch.aff is not None and cause != "fled":
             for ally in self.in_play():
                 if ally.aff == ch.aff and controller(ally) == controller(ch) and ally.id != ch.id:
@@ -229,6 +230,13 @@ class Ctx:
 
     # --- wounds -----------------------------------------------------------------
 
+    def wound(self, ch: Character, zone: str, boxes: int, rule: str) -> None:
+        """Tick ``zone`` up to ``boxes``: the free wound boxes are the character's gauge."""
+        amount = boxes - ch.wounds[zone]
+        ch.wounds[zone] = boxes
+        self.events.append(ev.damaged(ch.id, "wound_boxes", amount, TOTAL_BOXES - ch.total_wounds(), rule,
+                                      zone=zone, boxes=boxes, maximum=ZONE_MAX[zone]))
+
     def survival(self, ch: Character, rule: str) -> bool:
         if self.passes(ch, 1, "survival", rule):
             return True
@@ -246,9 +254,7 @@ class Ctx:
                 row=row, name=SEVERITY_NAME[row])
         for _ in range(SEVERITY_WOUNDS[row]):
             if victim.wounds[zone] < ZONE_MAX[zone]:
-                victim.wounds[zone] += 1
-                self.ev("wound", "5.23", figure=victim.id, zone=zone, boxes=victim.wounds[zone],
-                        maximum=ZONE_MAX[zone])
+                self.wound(victim, zone, victim.wounds[zone] + 1, "5.23")
                 if victim.wounds[zone] < ZONE_MAX[zone]:
                     continue
             if not self.survival(victim, "5.25"):
@@ -307,8 +313,7 @@ class Ctx:
         if not self.passes(victim, difficulty, "critical_survival", "5.27"):
             self.remove(victim, "out_of_action", "5.27")
             return
-        victim.wounds[zone] = ZONE_MAX[zone]
-        self.ev("wound", "5.27", figure=victim.id, zone=zone, boxes=ZONE_MAX[zone], maximum=ZONE_MAX[zone])
+        self.wound(victim, zone, ZONE_MAX[zone], "5.27")
         self.start_hemorrhage(victim, zone)
         if zone not in victim.critical:
             victim.critical.append(zone)
@@ -347,8 +352,7 @@ class Ctx:
                     del ch.hemorrhage[zone]
                     self.ev("hemorrhage_stopped", "5.28", figure=ch.id, zone=zone)
                 continue
-            ch.wounds[zone] = min(ZONE_MAX[zone], ch.wounds[zone] + 1)
-            self.ev("wound", "5.28", figure=ch.id, zone=zone, boxes=ch.wounds[zone], maximum=ZONE_MAX[zone])
+            self.wound(ch, zone, min(ZONE_MAX[zone], ch.wounds[zone] + 1), "5.28")
             if ch.wounds[zone] >= ZONE_MAX[zone] and not self.survival(ch, "5.28"):
                 return
 

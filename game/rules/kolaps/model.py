@@ -8,13 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from ...engine.battlefield import Tile
-from ...engine.decision import Decision
+from ...engine.steps import StepStack
 from ...errors import RulesError
 
 DATA_FILE = Path(__file__).parent / "data" / "kolaps.json"
 
 ZONES = ("left_arm", "right_arm", "legs", "belly", "chest", "head")
 ZONE_MAX = {"left_arm": 3, "right_arm": 3, "legs": 3, "belly": 2, "chest": 1, "head": 1}
+TOTAL_BOXES = sum(ZONE_MAX.values())
 # modifier to the next hit's severity by the zone's current wounds (§5.24, A43)
 ZONE_MODIFIER = {"left_arm": (0, 1, 1, 2), "right_arm": (0, 1, 1, 2), "legs": (0, 1, 2, 2),
                  "belly": (0, 1, 2), "chest": (0, 2), "head": (0, 3)}
@@ -123,19 +124,17 @@ class KolapsState:
     next_aff: int = 1
     last_actor_side: int | None = None
     to_play: int | None = None
-    queue: list = field(default_factory=list)            # pending steps, each a plain dict
-    choice: Decision | None = None
+    steps: StepStack = field(default_factory=StepStack)
     auction: dict = field(default_factory=dict)
     ground: list = field(default_factory=list)           # [tile, weapon] lying on the battlefield
     finished: bool = False
     winner: int | None = None
     end_reason: str = ""
-    reactions: list = field(default_factory=list)       # reactions owed once the current action ends
 
     def __deepcopy__(self, memo):
-        """The battlefield and the pending Decision (frozen, never mutated) are shared; the rest is copied."""
+        """The battlefield is shared (KOLAPS never changes it); the rest is copied."""
         new = copy.copy(self)
         for name in self.__dataclass_fields__:
-            if name not in ("bf", "choice"):
+            if name != "bf":
                 setattr(new, name, copy.deepcopy(getattr(self, name), memo))
         return new

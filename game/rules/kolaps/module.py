@@ -6,21 +6,17 @@ from fractions import Fraction
 from pathlib import Path
 
 from ...engine.battlefield import Battlefield
-from ...engine.decision import Decision, Option
+from ...engine.decision import Option
 from ...engine.deploy import deploy
-from ...engine.dice import Dice
-from ...engine.events import Event
 from ...errors import RulesError
 from ...engine.protocol import Army, FigureView, Gauge, Marker, Odds, Outcome, RuleModule, canonical
-from . import flow
 from .combat import (blast_difficulty, hit_rows, modified_values, severity_dice, shot_difficulty,
                      strike_difficulty)
 from .effects import Ctx, controller, hostile
-from .model import DATA_FILE, ZONE_MAX, ZONES, Character, KolapsState, load_data
+from .model import DATA_FILE, TOTAL_BOXES, ZONE_MAX, ZONES, Character, KolapsState, load_data
 from .options import ATTACKS, friendly_crossed
 from .pools import critical_failure_table, notation, roll_odds, threshold
-
-TOTAL_BOXES = sum(ZONE_MAX.values())
+from .steps import Activate, Assessment, Setup, TurnStart, next_side
 
 
 def as_seen_by(shooter: Character, target: Character) -> Character:
@@ -84,34 +80,34 @@ class Kolaps(RuleModule):
                 chars[cid] = ch
         state = KolapsState(bf=battlefield, width=battlefield.width, height=battlefield.height,
                             cm_per_tile=battlefield.cm_per_tile, max_turns=max_turns, chars=chars)
-        state.queue.append({"op": "setup"})
-        state.choice = Decision(0, "start", (Option("begin", "begin"),), info={"rule": "3.1"})
-        return state
+        state.steps.push(Setup())
+        return self.begin(state)
 
-    # --- the protocol -----------------------------------------------------------
+    # --- the procedure ------------------------------------------------------------
 
-    def context(self, state, dice):
-        raise RulesError(self.id, "runs on its own turn machinery until it is moved onto the step stack")
+    def context(self, state: KolapsState, dice) -> Ctx:
+        return Ctx(state, dice, self.data)
 
-    def refill(self, game) -> bool:
-        raise RulesError(self.id, "runs on its own turn machinery until it is moved onto the step stack")
+    def refill(self, game: Ctx) -> bool:
+        """The next regular activation, or the assessment once everyone has acted, or the next turn."""
+        state = game.state
+        if state.finished:
+            return False
+        if state.phase == "action":
+            side = next_side(game)
+            if side is None:
+                state.phase = "assessment"
+                state.steps.push(Assessment())
+            else:
+                state.steps.push(Activate(side))
+        else:
+            state.steps.push(TurnStart())
+        return True
 
     def tactical_ai(self, seed: int, level: str = "normal"):
-        from ...ai.kolaps import KolapsAI
+        from .ai import KolapsAI
 
         return KolapsAI(seed)
-
-    def pending(self, state: KolapsState) -> Decision | None:
-        if state.finished:
-            return None
-        if state.choice is None:
-            raise RulesError("kolaps", "no decision pending (the queue ran dry)")
-        return state.choice
-
-    def apply(self, state: KolapsState, option: Option, dice: Dice) -> list[Event]:
-        ctx = Ctx(state, dice, self.data)
-        flow.answer(ctx, option)
-        return ctx.events
 
     def outcome(self, state: KolapsState) -> Outcome | None:
         if not state.finished:
@@ -183,7 +179,8 @@ class Kolaps(RuleModule):
                    "severity_given_hit": {f"severity:{r}": q for r, q in sorted(rows.items())},
                    "wound_given_hit": sum((q for r, q in rows.items() if r >= 3), Fraction(0)),
                    "critical_failure_results": mishaps}
-        info = state.choice.info if state.choice is not None and state.choice.figure == a.id else {}
+        waiting = state.steps.waiting
+        info = waiting.info if waiting is not None and waiting.figure == a.id else {}
         if info.get("mode") == "reaction" and info.get("attacker") not in (None, t.id):
             # §5.20: reacting against another than the attacker first needs a difficulty-3 permission roll
             details["target_check"] = roll_odds(3, need)["success"]
@@ -230,7 +227,7 @@ class Kolaps(RuleModule):
             if ch.aff is not None and not any(o.aff == ch.aff and o.in_play and controller(o) != controller(ch)
                                               for o in state.chars.values()):
                 problems.append(f"{ch.id} keeps AFF {ch.aff} without an adversary")
-        if not state.finished and state.choice is None:
+        if not state.finished and state.steps.waiting is None:
             problems.append("no decision pending")
         return problems
 

@@ -1,6 +1,8 @@
 """Legal options of an activating KOLAPS character (§5.2–§5.15, §5.19 legal targets, §5.21 morale states)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ...engine import space
 from ...engine.decision import Option
 from .combat import (ENGAGEMENT_CM, behind_cover, line_of_sight, shot_band, shot_difficulty, strike_difficulty,
@@ -12,36 +14,48 @@ OFFENSIVE_ACTIONS = ("shoot", "burst", "throw", "strike", "moveshoot", "movestri
 ATTACKS = ("shoot", "burst", "throw", "strike", "moveshoot", "movestrike")
 
 
+@dataclass(frozen=True)
+class Conduct:
+    """What one activation may do: its mode ("regular", "reaction", "ambush" or "knife"), the restrictions
+    it started under (no two-handed action, no offensive action) and, after a failed §5.20 check, the only
+    enemy it may act against."""
+
+    mode: str = "regular"
+    no2h: bool = False
+    nooff: bool = False
+    only_target: str | None = None
+
+
 def weapon(ctx: Ctx, name: str) -> dict:
     return ctx.data["weapons"][name]
 
 
-def usable(ctx: Ctx, ch: Character, name: str, act: dict) -> bool:
+def usable(ctx: Ctx, ch: Character, name: str, act: Conduct = Conduct()) -> bool:
     w = weapon(ctx, name)
-    if w.get("hands", 0) == 2 and (ch.crippled_arm() or act.get("no2h")):
+    if w.get("hands", 0) == 2 and (ch.crippled_arm() or act.no2h):
         return False
     if name in ch.jammed:
         return False
     return ch.uses_left.get(name, 1) > 0
 
 
-def can_offend(ctx: Ctx, ch: Character, act: dict) -> bool:
-    if ch.never_offensive or act.get("nooff"):
+def can_offend(ctx: Ctx, ch: Character, act: Conduct) -> bool:
+    if ch.never_offensive or act.nooff:
         return False
-    if ch.morale_state == MUTINOUS or act.get("mode") == "ambush":
+    if ch.morale_state == MUTINOUS or act.mode == "ambush":
         return True
     if ch.morale_state not in (NORMAL,) or ch.morale <= 2:
         return False
     return ch.offensive and ch.no_offensive_turn != ctx.turn
 
 
-def legal_target(ctx: Ctx, a: Character, t: Character, act: dict | None = None) -> bool:
+def legal_target(ctx: Ctx, a: Character, t: Character, act: Conduct = Conduct()) -> bool:
     """§5.19: AFF binding limits targets to the same AFF or enemies within 25 cm (A20); A16 and A78."""
     if not (t.in_play and hostile(a, t)) or t.id in a.ignores:
         return False
     if a.morale_state == MUTINOUS and not (t.is_avatar and t.side == a.side):
         return False
-    if act and act.get("only_target") and t.id != act["only_target"]:
+    if act.only_target and t.id != act.only_target:
         return False
     if a.aff is not None and t.aff != a.aff:
         return space.within_cm(a.tile, t.tile, ENGAGEMENT_CM, ctx.state.cm_per_tile)
@@ -86,7 +100,7 @@ def destinations(ctx: Ctx, ch: Character, run: bool) -> list[tuple[tuple, list, 
     return out
 
 
-def shot_targets(ctx: Ctx, ch: Character, origin, act: dict, moving: bool) -> list[tuple[Character, str]]:
+def shot_targets(ctx: Ctx, ch: Character, origin, act: Conduct, moving: bool) -> list[tuple[Character, str]]:
     """(target, action) pairs for the ready ranged weapon fired from origin."""
     name = ch.ready_weapon
     w = weapon(ctx, name)
@@ -120,7 +134,7 @@ def shot_targets(ctx: Ctx, ch: Character, origin, act: dict, moving: bool) -> li
     return out
 
 
-def strike_weapons(ctx: Ctx, ch: Character, act: dict) -> list[str]:
+def strike_weapons(ctx: Ctx, ch: Character, act: Conduct) -> list[str]:
     out = []
     w = weapon(ctx, ch.ready_weapon)
     if ch.ready_weapon != "unarmed" and usable(ctx, ch, ch.ready_weapon, act) and (
@@ -130,7 +144,7 @@ def strike_weapons(ctx: Ctx, ch: Character, act: dict) -> list[str]:
     return out
 
 
-def strike_targets(ctx: Ctx, ch: Character, tile, act: dict, moving: bool) -> list[tuple[Character, str]]:
+def strike_targets(ctx: Ctx, ch: Character, tile, act: Conduct, moving: bool) -> list[tuple[Character, str]]:
     out = []
     for t in ctx.in_play():
         if space.adjacent(tile, t.tile) and legal_target(ctx, ch, t, act):
@@ -140,7 +154,7 @@ def strike_targets(ctx: Ctx, ch: Character, tile, act: dict, moving: bool) -> li
     return out
 
 
-def static_attacks(ctx: Ctx, ch: Character, act: dict) -> list[Option]:
+def static_attacks(ctx: Ctx, ch: Character, act: Conduct) -> list[Option]:
     """Shots, bursts, throws and strikes from where the character stands."""
     out = [Option(f"{kind}:{t.id}", kind, ch.id, t.tile, t.id, value=ch.ready_weapon)
            for t, kind in shot_targets(ctx, ch, ch.tile, act, moving=False)]
@@ -153,14 +167,14 @@ def tile_key(tile) -> str:
     return f"{tile[0]},{tile[1]}"
 
 
-def action_options(ctx: Ctx, ch: Character, act: dict) -> list[Option]:
+def action_options(ctx: Ctx, ch: Character, act: Conduct) -> list[Option]:
     """The flat list of concrete options of one activation (the "action" decision)."""
     opts: list[Option] = []
     state = ch.morale_state
-    only_offensive = act.get("mode") in ("ambush", "knife")
+    only_offensive = act.mode in ("ambush", "knife")
     if state == ROUTING:
         return [Option("flee", "flee", ch.id)]
-    if act.get("mode") == "knife":
+    if act.mode == "knife":
         return [Option(f"strike:{t.id}:knife", "strike", ch.id, t.tile, t.id, value="knife")
                 for t in ctx.in_play() if space.adjacent(ch.tile, t.tile) and legal_target(ctx, ch, t, act)
                 and "knife" in ch.weapons]
@@ -219,7 +233,7 @@ def action_options(ctx: Ctx, ch: Character, act: dict) -> list[Option]:
                     add(Option(f"pickup:{i}:{w}", "pickup", ch.id, value=w))
     if not offend:
         return opts
-    if state != MUTINOUS and not only_offensive and not act.get("only_target") and behind_cover(ctx.bf, ch.tile):
+    if state != MUTINOUS and not only_offensive and not act.only_target and behind_cover(ctx.bf, ch.tile):
         add(Option("ambush", "ambush", ch.id))      # a failed §5.20 target check leaves only the attacker
     for o in static_attacks(ctx, ch, act):
         add(o)

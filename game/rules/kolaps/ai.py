@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import random
 
-from ..engine import space
-from ..engine.decision import Decision, Option
-from ..engine.match import Observation
-from ..rules.kolaps.combat import behind_cover, line_of_sight, zone_modifier
-from ..rules.kolaps.effects import Ctx, controller, hostile
-from ..rules.kolaps.model import ZONES
-from ..rules.kolaps.options import ATTACKS, can_offend, destinations, legal_target, static_attacks, usable, weapon
+from ...engine import space
+from ...engine.decision import Decision, Option
+from ...engine.match import Observation
+from .combat import behind_cover, line_of_sight, zone_modifier
+from .effects import Ctx, controller, hostile
+from .model import ZONES
+from .options import (ATTACKS, Conduct, can_offend, destinations, legal_target, static_attacks, usable,
+                      weapon)
+from .steps import eligible
 
 ROW_VALUE = {1: 0.1, 2: 0.25, 3: 1.0, 4: 1.0, 5: 2.0, 6: 3.0}
 CRITICAL_VALUE = 4.0
@@ -48,7 +50,7 @@ class KolapsAI:
         for t in ctx.in_play():
             if not legal_target(ctx, ch, t):
                 continue
-            if w["range"] is not None and usable(ctx, ch, ch.ready_weapon, {}):
+            if w["range"] is not None and usable(ctx, ch, ch.ready_weapon):
                 reach_cm = w["range"] if "explosion" in w["traits"] else 2 * w["range"]
                 if space.within_cm(ch.tile, t.tile, reach_cm, cpt) and line_of_sight(ctx.bf, ch.tile, t.tile):
                     return True
@@ -69,7 +71,6 @@ class KolapsAI:
 
     def _bid(self, match: Observation, decision: Decision) -> str:
         ctx = self._ctx(match)
-        from ..rules.kolaps.flow import eligible
         mine = [c for c in self._mine(ctx, decision.side) if eligible(ctx, c)]
         e = len(mine)
         u = sum(1 for c in mine if c.morale >= 4 and self._opportunity(ctx, c))
@@ -106,7 +107,7 @@ class KolapsAI:
         best, best_score = None, None
         for o in decision.options:
             ch = ctx.char(o.figure)
-            opts = static_attacks(ctx, ch, {"mode": "regular"}) if can_offend(ctx, ch, {"mode": "regular"}) else []
+            opts = static_attacks(ctx, ch, Conduct()) if can_offend(ctx, ch, Conduct()) else []
             score = max((self._attack_value(match, x) for x in opts), default=0.0)
             score += 0.01 * ch.rank(ctx.turn) + self._rng.random() * 1e-3
             if best_score is None or score > best_score:
@@ -200,7 +201,7 @@ class KolapsAI:
         if a in ("unjam", "pickup", "reload"):
             return 0.9
         if a == "change_weapon":
-            if not usable(ctx, ch, ch.ready_weapon, {}) or ch.ready_weapon == "unarmed":
+            if not usable(ctx, ch, ch.ready_weapon) or ch.ready_weapon == "unarmed":
                 return 0.7 if o.value != "grenade" else 0.3
             return -0.1
         if a == "flee":
