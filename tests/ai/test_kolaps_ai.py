@@ -10,8 +10,9 @@ from game.engine.battlefield import Battlefield
 from game.engine.match import Match
 from game.engine.save import new_match
 from game.rules.kolaps.ai import KolapsAI
-from game.rules.kolaps.steps import (Activate, Activation, AfterAttack, AmbushWindow, Attack, Hit, Incident,
-                                     KnifeWindow, Reactions, bid_decision)
+from game.rules.kolaps.options import AMBUSH_ACTIONS
+from game.rules.kolaps.steps import (Activate, Activation, AfterAttack, Attack, Hit, Incident, KnifeWindow, Reactions,
+                                     bid_decision)
 
 from tests.rules.kolaps_helpers import RULES, answer_step, armies, ctx_for, fig, make_state, run_steps
 
@@ -126,13 +127,21 @@ def test_ai_answers_incident_crossfire_and_reaction():
     assert state.steps.waiting.kind == "reaction" and legal(state) == "respond"
 
 
-def test_ai_triggers_an_ambush_and_uses_its_knife():
+def test_ai_stipulates_a_standing_order_within_its_gun_range_and_uses_its_knife():
+    """§5.15: its rifle (40 cm) waits for an enemy within 50 cm; a contact weapon for the first in reach."""
     state = make_state([fig("A1", "veteran", (5, 5), morale=5, offensive=True)],
                        [fig("B1", "trooper", (15, 5), morale=5)])
-    state.chars["A1"].ambush_armed = True
     state.bf.cover[6, 5] = 2
-    run_steps(ctx_for(state, []), AmbushWindow("B1", "W1"))
-    assert state.steps.waiting.kind == "ambush" and legal(state) != "pass"
+    ai = KolapsAI(0)
+    decision = Activation("A1", "regular").decision(ctx_for(state, []), state.chars["A1"])
+    ambushes = [o for o in decision.options if o.action in AMBUSH_ACTIONS]
+    observation = match_on(state).observe(0)
+    assert max(ambushes, key=lambda o: ai._score(observation, ctx_for(observation.state, []),
+                                                  observation.state.chars["A1"], o, {})).key == "ambush:near:50"
+    state.chars["A1"].ready_weapon = "knife"
+    observation = match_on(state).observe(0)
+    assert max(ambushes, key=lambda o: ai._score(observation, ctx_for(observation.state, []),
+                                                  observation.state.chars["A1"], o, {})).key == "ambush"
     state = make_state([fig("A1", "trooper", (5, 5), morale=5, offensive=True)],
                        [fig("B1", "trooper", (6, 5), morale=5)])
     state.chars["A1"].knife_foes = ["B1"]

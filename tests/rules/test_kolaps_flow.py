@@ -8,6 +8,7 @@ from game.engine.decision import Option
 from game.engine.dice import ScriptedDice
 from game.engine.match import Match
 
+from game.rules.kolaps.options import AMBUSH_ACTIONS
 from game.rules.kolaps.steps import Activation, FirstPlayer, MoveStep
 
 from tests.rules.kolaps_helpers import RULES, answer_step, armies, ctx_for, fig, make_state, run_steps
@@ -17,30 +18,31 @@ def activation(cid, mode="regular", **extra):
     return Activation(cid, mode, **extra)
 
 
-def test_ambush_is_offered_secretly_to_the_ambusher_when_the_enemy_declares():
+def test_a_declared_ambush_is_secret_and_its_standing_order_fires_by_itself_during_the_enemy_walk():
+    """§5.15 standing orders: the order is stipulated at declaration, in secret, and fires with no decision
+    (so no hand-over) in the middle of the enemy's activation."""
     state = make_state([fig("A1", "veteran", (5, 5), morale=5, offensive=True)],
                        [fig("B1", "trooper", (15, 5), morale=5)])
     state.bf.cover[6, 5] = 2
+    state.attacker, state.defender = 0, 1
     ctx = ctx_for(state, [])
     run_steps(ctx, activation("A1"))
+    assert state.steps.waiting.secret
     answer_step(ctx, "ambush")
     a1 = state.chars["A1"]
-    assert a1.ambush_armed and a1.did_offensive_action_this_turn
+    assert a1.ambush_armed and a1.ambush_order.trigger == "first" and a1.ambush_declared_turn == 1
     declared = [e for e in ctx.events if e.kind == "ambush_declared"]
     assert declared and all(e.visible_to == 0 for e in declared)
-    assert all(e.visible_to == 0 for e in ctx.events if e.kind == "action" and e.data["action"] == "ambush")
+    assert not any(e.kind == "action" and e.data["action"] in AMBUSH_ACTIONS for e in ctx.events)
     assert not next(f for f in RULES.figures(state, 1) if f.id == "A1").marked("ambush")
     assert next(f for f in RULES.figures(state, 0) if f.id == "A1").marked("ambush")
-    # B1 activates and walks: window W1 goes to side 0, as a secret decision
+    # B1 activates and walks: at W1 the order finds a shot and fires; nobody is asked
     ctx = ctx_for(state, [2, 2])              # the ambush shot (2D6 at 3+) misses without a 1
     run_steps(ctx, activation("B1"))
     assert state.steps.waiting.kind == "action" and state.steps.waiting.side == 1
     answer_step(ctx, "walk:16,5")
-    assert state.steps.waiting.kind == "ambush" and state.steps.waiting.side == 0 and state.steps.waiting.secret
-    assert state.steps.waiting.info["window"] == "W1"
-    keys = [o.key for o in state.steps.waiting.options]
-    assert "amb:A1:shoot:B1" in keys and keys[-1] == "pass"
-    answer_step(ctx, "amb:A1:shoot:B1")
+    fired = [e for e in ctx.events if e.kind == "ambush_fired"]
+    assert len(fired) == 1 and fired[0].visible_to is None and fired[0].data["window"] == "W1"
     assert not a1.ambush_armed and a1.fatigue == 1
     assert any(e.kind == "dice" and e.data["who"] == "A1" and e.data["purpose"] == "action" for e in ctx.events)
     assert state.chars["B1"].tile == (16, 5) and state.steps.waiting is None   # the walk resumed and ended
@@ -189,6 +191,7 @@ def test_an_activation_that_may_declare_an_ambush_is_chosen_in_secret():
     state.bf.cover[6, 5] = 1
     run_steps(ctx_for(state, []), activation("A1"))
     assert state.steps.waiting.secret and any(o.action == "ambush" for o in state.steps.waiting.options)
+    assert {o.action for o in state.steps.waiting.options} >= set(AMBUSH_ACTIONS)
 
 
 def test_a_mutineer_is_played_by_the_opponent_against_its_own_avatar():

@@ -11,12 +11,11 @@ import random
 from ...engine import space
 from ...engine.decision import Decision, Option
 from ...engine.match import Observation
-from .combat import behind_cover, line_of_sight, zone_modifier
+from .combat import behind_cover, line_of_sight
 from .effects import Ctx, controller, hostile
-from .model import ZONES
-from .options import (ATTACKS, Conduct, can_offend, destinations, legal_target, static_attacks, usable,
-                      weapon)
-from .steps import eligible
+from .options import (AMBUSH_ACTIONS, ORDER_RANGES, Conduct, can_offend, destinations, legal_target, static_attacks,
+                      usable, weapon)
+from .steps import eligible, severity_row
 
 ROW_VALUE = {1: 0.1, 2: 0.25, 3: 1.0, 4: 1.0, 5: 2.0, 6: 3.0}
 CRITICAL_VALUE = 4.0
@@ -168,6 +167,15 @@ class KolapsAI:
                 return True
         return False
 
+    @staticmethod
+    def _standing_order(ctx: Ctx, ch) -> str:
+        """The ambush it stipulates (§5.15): a gun waits for an enemy within the first order range that covers
+        its effective range, not a hopeless shot at extreme range; a contact weapon waits for the first
+        enemy that comes into reach."""
+        r = weapon(ctx, ch.ready_weapon)["range"]
+        near = next((cm for cm in ORDER_RANGES if r is not None and cm >= r), None)
+        return "ambush" if near is None else f"ambush:near:{near}"
+
     def _score(self, match: Observation, ctx: Ctx, ch, o: Option, shot_values: dict) -> float:
         a = o.action
         here = self._position_value(ctx, ch, ch.tile)
@@ -184,8 +192,8 @@ class KolapsAI:
         if a in ("walk", "run"):
             tired = 0.3 if ch.fatigue >= 4 else 0.0
             return self._position_value(ctx, ch, o.tile) - here - (0.1 + tired if a == "run" else 0.0)
-        if a == "ambush":
-            return 0.45 + bonus * 0.9
+        if a in AMBUSH_ACTIONS:
+            return 0.45 + bonus * 0.9 + (0.01 if o.key == self._standing_order(ctx, ch) else 0.0)
         if a == "cover":
             if ch.morale_state == "withdrawing":
                 return 1.0
@@ -232,12 +240,8 @@ class KolapsAI:
 
     def _burst_swap(self, match: Observation, decision: Decision) -> str:
         victim = match.state.chars[decision.info["victim"]]
-
-        def expected(s, loc):
-            zone = ZONES[loc - 1]
-            return ROW_VALUE[min(6, s + zone_modifier(victim, zone))]
         s, loc = decision.info["severity"], decision.info["location"]
-        return "swap" if expected(loc, s) > expected(s, loc) else "no_swap"
+        return "swap" if severity_row(victim, loc, s) > severity_row(victim, s, loc) else "no_swap"
 
     def _incident(self, match, decision):
         return "jam"
@@ -250,17 +254,5 @@ class KolapsAI:
         ch = ctx.char(decision.figure)
         return "respond" if ch.offensive and ch.morale >= 3 else "decline"
 
-    def _ambush(self, match: Observation, decision: Decision) -> str:
-        return self._best_attack(match, decision)
-
     def _knife(self, match: Observation, decision: Decision) -> str:
         return next(o.key for o in decision.options if o.key != "pass")
-
-    def _best_attack(self, match: Observation, decision: Decision) -> str:
-        best, best_score = "pass", -1.0
-        for o in decision.options:
-            if o.action in ATTACKS:
-                v = self._attack_value(match, o)
-                if v > best_score:
-                    best, best_score = o.key, v
-        return best

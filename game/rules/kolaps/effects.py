@@ -104,9 +104,8 @@ class Ctx:
         ch.morale = max(1, min(6, ch.morale + delta))
         if ch.morale != before or delta:
             self.ev("morale", rule, figure=ch.id, before=before, after=ch.morale, cause=cause)
-        if ch.morale <= 2 and ch.ambush_armed:
-            ch.ambush_armed = False
-            self.ev("ambush_ended", "5.15", visible_to=ch.side, figure=ch.id, reason="morale")
+        if ch.morale <= 2:
+            self.end_ambush(ch, "morale")
         if ch.morale >= 2 and ch.morale_state in (ROUTING, MUTINOUS):
             ch.morale_state = NORMAL
             self.ev("morale_state", "5.21", figure=ch.id, state=NORMAL)
@@ -123,6 +122,15 @@ class Ctx:
             self.change_morale(ch, -1, "failure", "5.31")
 
     # --- state changes -----------------------------------------------------------
+
+    def end_ambush(self, ch: Character, reason: str) -> None:
+        """§5.15: the ambush ends (its own activation, morale 2 or less, KO, removal, mutiny). What ended it
+        is public, so the enemy now knows it lies in no ambush; only the owner is told one has ended."""
+        ch.quiet_turn = None
+        if ch.ambush_armed:
+            ch.ambush_armed = False
+            ch.ambush_order = None
+            self.ev("ambush_ended", "5.15", visible_to=ch.side, figure=ch.id, reason=reason)
 
     def fall_prone(self, ch: Character, cause: str, rule: str) -> None:
         if not ch.prone:
@@ -182,7 +190,7 @@ class Ctx:
             return
         ch.in_play = False
         ch.casualty = cause
-        ch.ambush_armed = False
+        self.end_ambush(ch, cause)
         ch.huddled = False
         self.events.append(ev.removed(ch.id, cause, rule))
         if ch.aff is not None and cause != "fled":
@@ -221,7 +229,7 @@ class Ctx:
 
     def knock_out(self, ch: Character, count: int) -> None:
         ch.ko_activations_left = count
-        ch.ambush_armed = False
+        self.end_ambush(ch, "knocked_out")
         if not ch.activated_this_turn:
             ch.activated_this_turn = True
             ch.commitment_excused_this_turn = True

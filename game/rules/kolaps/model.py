@@ -39,6 +39,18 @@ def load_data(path: Path = DATA_FILE) -> dict:
     return data
 
 
+@dataclass(frozen=True)
+class Order:
+    """A standing ambush order (§5.15), stipulated in secret when the ambush is declared: it fires by itself
+    at the first moment of an enemy activation that meets it. ``trigger`` is "first" (the first enemy that
+    offers a shot or a strike), "near" (the first within ``within`` cm), "only" (only ``target``) or
+    "after" (once the enemy's action is resolved)."""
+
+    trigger: str
+    within: int | None = None
+    target: str | None = None
+
+
 @dataclass
 class Character:
     id: str
@@ -75,6 +87,8 @@ class Character:
     huddled: bool = False
     ambush_armed: bool = False
     ambush_declared_turn: int | None = None
+    ambush_order: Order | None = None
+    quiet_turn: int | None = None                       # public: see ``may_lie_in_ambush``
     no_two_handed_next_activation: bool = False
     no_offensive_next_activation: bool = False
     no_offensive_turn: int | None = None
@@ -93,6 +107,11 @@ class Character:
     morale_preset: bool = False                         # a scenario fixed it: no initial roll
     catch_breath_declared: bool = False
     rally_declared: bool = False
+
+    def may_lie_in_ambush(self) -> bool:
+        """What the enemy knows of its ambush: its last activation (turn ``quiet_turn``) offered one and ended
+        with nothing to see, so it may have declared one; None once something public rules it in or out."""
+        return self.quiet_turn is not None
 
     def total_wounds(self) -> int:
         return sum(self.wounds.values())

@@ -1,7 +1,7 @@
 """The KOLAPS : Ground Zero rule module: the interface the Match, the AI and the window use."""
 from __future__ import annotations
 
-import dataclasses
+import copy
 from fractions import Fraction
 from pathlib import Path
 
@@ -12,26 +12,26 @@ from ...errors import RulesError
 from ...engine.protocol import Army, FigureView, Gauge, Marker, Odds, Outcome, RuleModule, canonical
 from .combat import (blast_difficulty, hit_rows, modified_values, severity_dice, shot_difficulty,
                      strike_difficulty)
-from .effects import Ctx, controller, hostile
-from .model import DATA_FILE, TOTAL_BOXES, ZONE_MAX, ZONES, Character, KolapsState, load_data
-from .options import ATTACKS, friendly_crossed
+from .effects import Ctx, controller
+from .model import DATA_FILE, TOTAL_BOXES, ZONE_MAX, ZONES, Character, KolapsState, Order, load_data
+from .options import AMBUSH_ACTIONS, ATTACKS, ambush_orders, as_seen_by, friendly_crossed, order_of
 from .pools import critical_failure_table, notation, roll_odds, threshold
-from .steps import Activate, Assessment, Setup, TurnStart, next_side
+from .steps import Activate, Assessment, Setup, SimpleAction, TurnStart, next_side
 
 
-def as_seen_by(shooter: Character, target: Character) -> Character:
-    """The target as the shooter's side knows it: an enemy's armed ambush is secret (§5.15), so the odds
-    shown before committing count the enemy's offensive box against its cover as if no ambush were armed."""
-    if target.ambush_armed and hostile(shooter, target):
-        return dataclasses.replace(target, ambush_armed=False)
-    return target
+def ambush_marker(order: Order) -> Marker:
+    """The standing order on its ambusher, as its own side sees it."""
+    if order.trigger == "near":
+        return Marker("ambush_near", within=order.within)
+    return Marker("ambush" if order.trigger == "first" else f"ambush_{order.trigger}")
 
 
 class Kolaps(RuleModule):
     id = "kolaps"
     names = {"fr": "KOLAPS : Ground Zero", "en": "KOLAPS: Ground Zero"}
+    version = "2"                   # 2: ambushes are stipulated with a standing order (§5.15)
     default_max_turns = 10
-    secret_markers = ("hidden", "ambush")
+    secret_markers = ("hidden",) + AMBUSH_ACTIONS         # one marker per standing order, seen by its side only
 
     def __init__(self, data_path: Path = DATA_FILE):
         self._path = data_path
@@ -135,11 +135,43 @@ class Kolaps(RuleModule):
             if ch.morale_state != "normal":
                 markers.append(Marker(ch.morale_state))
             if ch.ambush_armed and (viewer is None or viewer == ch.side):
-                markers.append(Marker("ambush"))
+                markers.append(ambush_marker(ch.ambush_order))
             out.append(FigureView(ch.id, controller(ch), ch.tile, ch.name,
                                   (Gauge("wound_boxes", TOTAL_BOXES - ch.total_wounds(), TOTAL_BOXES),),
                                   tuple(markers), ch.in_play, kind=ch.archetype))
         return out
+
+    # --- what each side may know ------------------------------------------------------
+
+    def observe(self, state: KolapsState, side: int) -> KolapsState:
+        """The other side's ambushes are secret (§5.15): ``side`` believes none is armed, and a declaration
+        still to resolve reads as the end of the activation it looks like."""
+        seen = copy.deepcopy(state)
+        for ch in seen.chars.values():
+            if ch.side != side:
+                ch.ambush_armed, ch.ambush_order, ch.ambush_declared_turn = False, None, None
+        for step in seen.steps.steps:
+            if isinstance(step, SimpleAction) and step.action == "ambush" and seen.chars[step.fig].side != side:
+                step.action, step.value, step.key = "end", None, "end"
+        return seen
+
+    def disguise(self, state: KolapsState, side: int, rng) -> KolapsState:
+        """Every enemy character that may lie in ambush (its last activation offered one and showed nothing)
+        is drawn afresh: no ambush, or one with any standing order it could have stipulated."""
+        new = copy.deepcopy(state)
+        ctx = Ctx(new, None, self.data)
+        declaring = {s.fig: s for s in new.steps.steps if isinstance(s, SimpleAction) and s.action in ("end", "ambush")}
+        for ch in sorted(new.chars.values(), key=lambda c: c.id):
+            if ch.side == side or not ch.may_lie_in_ambush():
+                continue
+            order = order_of(rng.choice(ambush_orders(ctx, ch))) if rng.random() < 0.5 else None
+            step = declaring.get(ch.id)
+            if step is not None:            # its declaration is still to resolve
+                step.action, step.value, step.key = ("ambush", order, "ambush") if order else ("end", None, "end")
+            else:
+                ch.ambush_armed, ch.ambush_order = order is not None, order
+                ch.ambush_declared_turn = ch.quiet_turn if order else None
+        return new
 
     # --- odds -----------------------------------------------------------------------
 

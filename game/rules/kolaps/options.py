@@ -1,17 +1,19 @@
 """Legal options of an activating KOLAPS character (§5.2–§5.15, §5.19 legal targets, §5.21 morale states)."""
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from ...engine import space
 from ...engine.decision import Option
 from .combat import (ENGAGEMENT_CM, behind_cover, line_of_sight, shot_band, shot_difficulty, strike_difficulty,
                      traits)
-from .effects import Ctx, hostile
-from .model import MUTINOUS, NORMAL, PINNED, ROUTING, WITHDRAWING, Character
+from .effects import Ctx, controller, hostile
+from .model import MUTINOUS, NORMAL, PINNED, ROUTING, WITHDRAWING, Character, Order
 
-OFFENSIVE_ACTIONS = ("shoot", "burst", "throw", "strike", "moveshoot", "movestrike", "ambush")
 ATTACKS = ("shoot", "burst", "throw", "strike", "moveshoot", "movestrike")
+AMBUSH_ACTIONS = ("ambush", "ambush_near", "ambush_only", "ambush_after")    # one per standing order (§5.15)
+ORDER_RANGES = (10, 25, 50)             # cm a "near" standing order may name
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,20 @@ class Conduct:
     no2h: bool = False
     nooff: bool = False
     only_target: str | None = None
+
+
+def as_seen_by(shooter: Character, target: Character) -> Character:
+    """The target as the shooter's controller knows it: another side's armed ambush is secret (§5.15), so
+    options and odds count the target's offensive box against its cover as if no ambush were armed."""
+    if target.ambush_armed and controller(shooter) != target.side:
+        return dataclasses.replace(target, ambush_armed=False)
+    return target
+
+
+def order_of(option: Option) -> Order:
+    """The standing order an ambush option stipulates."""
+    return {"ambush": Order("first"), "ambush_near": Order("near", within=option.value),
+            "ambush_only": Order("only", target=option.target), "ambush_after": Order("after")}[option.action]
 
 
 def weapon(ctx: Ctx, name: str) -> dict:
@@ -125,7 +141,7 @@ def shot_targets(ctx: Ctx, ch: Character, origin, act: Conduct, moving: bool) ->
             continue
         if "fragmentation" in t_ and (crossed or in_melee(ctx, t)):
             continue
-        d = shot_difficulty(ctx.bf, ctx.state, ch, origin, t, w, moving)
+        d = shot_difficulty(ctx.bf, ctx.state, ch, origin, as_seen_by(ch, t), w, moving)
         if d is None or not d.possible:
             continue
         out.append((t, "moveshoot" if moving else "shoot"))
@@ -160,6 +176,17 @@ def static_attacks(ctx: Ctx, ch: Character, act: Conduct) -> list[Option]:
            for t, kind in shot_targets(ctx, ch, ch.tile, act, moving=False)]
     out += [Option(f"strike:{t.id}:{wname}", "strike", ch.id, t.tile, t.id, value=wname)
             for t, wname in strike_targets(ctx, ch, ch.tile, act, moving=False)]
+    return out
+
+
+def ambush_orders(ctx: Ctx, ch: Character) -> list[Option]:
+    """Declaring an ambush is choosing its standing order (§5.15): the first enemy that offers a shot or a
+    strike, the first within N cm, one named enemy only, or after the enemy's action."""
+    out = [Option("ambush", "ambush", ch.id)]
+    out += [Option(f"ambush:near:{cm}", "ambush_near", ch.id, value=cm) for cm in ORDER_RANGES]
+    out += [Option(f"ambush:only:{e.id}", "ambush_only", ch.id, e.tile, e.id)
+            for e in sorted(ctx.in_play(), key=lambda c: c.id) if hostile(ch, e)]
+    out.append(Option("ambush:after", "ambush_after", ch.id))
     return out
 
 
@@ -198,7 +225,7 @@ def action_options(ctx: Ctx, ch: Character, act: Conduct) -> list[Option]:
         opts.append(o)
 
     if not only_offensive:
-        add(Option("end", "end", ch.id))
+        add(Option("end", "end", ch.id, ends="activation"))
     closer = (lambda tile: avatar is None or space.distance(tile, avatar.tile) < space.distance(ch.tile, avatar.tile))
     walks = destinations(ctx, ch, run=False)
     if not only_offensive:
@@ -234,7 +261,8 @@ def action_options(ctx: Ctx, ch: Character, act: Conduct) -> list[Option]:
     if not offend:
         return opts
     if state != MUTINOUS and not only_offensive and not act.only_target and behind_cover(ctx.bf, ch.tile):
-        add(Option("ambush", "ambush", ch.id))      # a failed §5.20 target check leaves only the attacker
+        for o in ambush_orders(ctx, ch):             # a failed §5.20 target check leaves only the attacker
+            add(o)
     for o in static_attacks(ctx, ch, act):
         add(o)
     if ch.prone:

@@ -15,11 +15,11 @@ from ...engine.decision import Decision, Option
 from ...engine.dice import roll_off
 from ...engine.steps import Step
 from .combat import (behind_cover, blast_difficulty, line_of_sight, severity_dice, shot_band, shot_difficulty,
-                     strike_difficulty, traits)
+                     strike_difficulty, traits, zone_modifier)
 from .effects import Ctx, controller, hostile
-from .model import MUTINOUS, NORMAL, PINNED, ROUTING, SHELTERED, WITHDRAWING, Character
-from .options import (ATTACKS, OFFENSIVE_ACTIONS, Conduct, action_options, destinations, friendly_crossed,
-                      legal_target, weapon)
+from .model import MUTINOUS, NORMAL, PINNED, ROUTING, SHELTERED, WITHDRAWING, ZONES, Character, Order
+from .options import (AMBUSH_ACTIONS, ATTACKS, Conduct, action_options, destinations, friendly_crossed,
+                      legal_target, order_of, weapon)
 
 
 @dataclass
@@ -284,6 +284,7 @@ class Activation(KolapsStep):
     only_target: str | None = None
     no2h: bool = False
     nooff: bool = False
+    offered_ambush: bool = False
 
     @property
     def conduct(self) -> Conduct:
@@ -319,8 +320,8 @@ class Activation(KolapsStep):
 
     def decision(self, game: Ctx, ch: Character) -> Decision:
         opts = action_options(game, ch, self.conduct)
-        hidden_choice = any(o.action == "ambush" for o in opts)        # an ambush is declared out of sight
-        return Decision(controller(ch), "action", tuple(opts), figure=ch.id, secret=hidden_choice,
+        self.offered_ambush = any(o.action in AMBUSH_ACTIONS for o in opts)   # declared out of the enemy's sight
+        return Decision(controller(ch), "action", tuple(opts), figure=ch.id, secret=self.offered_ambush,
                         info={"rule": "5.2", "mode": self.mode, "attacker": self.attacker})
 
     def needs_target_check(self, option: Option) -> bool:
@@ -363,7 +364,7 @@ def begin_activation(game: Ctx, ch: Character, act: Activation) -> None:
             avatar = next((c for c in game.in_play() if c.side == ch.side and c.is_avatar), None)
             ch.morale_state = MUTINOUS if avatar is not None and avatar.id != ch.id else ROUTING
             if ch.morale_state == MUTINOUS:
-                ch.ambush_armed = False
+                game.end_ambush(ch, "mutinous")
                 game.ev("morale_state", "5.21", figure=ch.id, state=MUTINOUS, controller=1 - ch.side)
                 if avatar.aff is not None:
                     game.join_aff(ch, avatar.aff)
@@ -391,16 +392,18 @@ def execute(game: Ctx, ch: Character, act: Activation, option: Option | None) ->
     a = option.action
     mode = act.mode
     windows = mode in ("regular", "reaction")
-    secret = ch.side if a == "ambush" else None
-    game.ev("action", "5.2", visible_to=secret, figure=ch.id, action=a, key=option.key, target=option.target,
-            tile=option.tile, mode=mode)
-    if secret is not None:
-        game.ev("action", "5.2", figure=ch.id, action="hidden", mode=mode)
-    if a in OFFENSIVE_ACTIONS:
+    if a in AMBUSH_ACTIONS:             # out of sight: the enemy sees what ending the activation shows (§5.15)
+        game.ev("action", "5.2", figure=ch.id, action="end", key="end", target=None, tile=None, mode=mode)
+    else:
+        game.ev("action", "5.2", figure=ch.id, action=a, key=option.key, target=option.target, tile=option.tile,
+                mode=mode)
+    if a in ("end",) + AMBUSH_ACTIONS and act.offered_ambush:
+        ch.quiet_turn = game.turn
+    if a in ATTACKS:
         ch.did_offensive_action_this_turn = True
         ch.huddled = False
     if mode == "ambush":
-        ch.ambush_armed = False
+        game.end_ambush(ch, "fired")
         game.gain_fatigue(ch, 1, "ambush_trigger", "5.15")
     steps: list[Step] = []
     if windows:
@@ -414,15 +417,17 @@ def execute(game: Ctx, ch: Character, act: Activation, option: Option | None) ->
         if a == "run":
             steps.append(Fatigue(ch.id, 1, "run"))
     elif a in ("shoot", "burst", "strike", "throw"):
-        steps.append(attack_step(ch, option, ch.tile, moving=False))
+        steps.append(attack_step(ch, option, ch.tile, False, mode == "ambush"))
     elif a == "moveshoot":
-        steps.append(attack_step(ch, option, ch.tile, moving=True))
+        steps.append(attack_step(ch, option, ch.tile, True, False))
         steps += move_steps(ch, option.path, windows)
         steps.append(Fatigue(ch.id, 1, "move_and_shoot"))
     elif a == "movestrike":
         steps += move_steps(ch, option.path, windows)
-        steps.append(attack_step(ch, option, None, moving=True))
+        steps.append(attack_step(ch, option, None, True, False))
         steps.append(Fatigue(ch.id, 1, "move_to_strike"))
+    elif a in AMBUSH_ACTIONS:
+        steps.append(SimpleAction(ch.id, "ambush", order_of(option), option.key))
     else:
         steps.append(SimpleAction(ch.id, a, option.value, option.key))
     if windows:
@@ -431,11 +436,11 @@ def execute(game: Ctx, ch: Character, act: Activation, option: Option | None) ->
     push(game, *steps)
 
 
-def attack_step(ch: Character, option: Option, origin, moving: bool) -> "Attack":
+def attack_step(ch: Character, option: Option, origin, moving: bool, standing: bool) -> "Attack":
     kind = {"shoot": "shoot", "burst": "shoot", "throw": "throw", "moveshoot": "shoot",
             "strike": "strike", "movestrike": "strike"}[option.action]
     return Attack(ch.id, option.target, option.value or ch.ready_weapon, kind,
-                  tuple(origin) if origin else None, moving, option.action == "burst")
+                  tuple(origin) if origin else None, moving, option.action == "burst", standing)
 
 
 def flee_path(game: Ctx, ch: Character) -> list:
@@ -570,9 +575,12 @@ class SimpleAction(KolapsStep):
             ch.ready_weapon = w
             game.ev("picked_up", "5.8", figure=ch.id, weapon=w)
         elif a == "ambush":
+            order = self.value
             ch.ambush_armed = True
             ch.ambush_declared_turn = game.turn
-            game.ev("ambush_declared", "5.15", visible_to=ch.side, figure=ch.id)
+            ch.ambush_order = order
+            game.ev("ambush_declared", "5.15", visible_to=ch.side, figure=ch.id, order=f"order_{order.trigger}",
+                    within=order.within, enemy=order.target)
         return None
 
 
@@ -606,22 +614,34 @@ class KnifeWindow(KolapsStep):
         return Decision(side, "knife", opts, info={"rule": "5.34.4", "enemy": enemy.id})
 
 
-def ambush_options(game: Ctx, enemy: Character) -> list[Option]:
-    out = []
-    for amb in game.in_play():
-        if not (amb.ambush_armed and able(amb) and amb.morale >= 3 and hostile(amb, enemy)):
-            continue
-        act = Conduct("ambush", amb.no_two_handed_next_activation, amb.no_offensive_next_activation, enemy.id)
-        for o in action_options(game, amb, act):
-            if o.action in ATTACKS and o.target == enemy.id:
-                out.append(Option(f"amb:{amb.id}:{o.key}", o.action, amb.id, o.tile, o.target, o.path,
-                                  o.value, o.cost))
-    return out
+def order_met(order: Order, window: str, amb: Character, enemy: Character, cm_per_tile: float) -> bool:
+    """Whether a standing order fires in this window of the enemy's activation (§5.15)."""
+    if order.trigger == "after":
+        return window == "W3"
+    if window == "W3":
+        return False
+    if order.trigger == "near":
+        return space.within_cm(amb.tile, enemy.tile, order.within, cm_per_tile)
+    return order.trigger == "first" or enemy.id == order.target
+
+
+def order_action(game: Ctx, amb: Character, enemy: Character) -> Option | None:
+    """What a standing order does: Shoot the enemy (a burst when the weapon allows one, §5.34.2), or Strike
+    it when it is in reach; never a move (§5.15)."""
+    act = Conduct("ambush", amb.no_two_handed_next_activation, amb.no_offensive_next_activation, enemy.id)
+    opts = [o for o in action_options(game, amb, act) if o.target == enemy.id]
+    shots = [o for o in opts if o.action == "burst"] + [o for o in opts if o.action in ("shoot", "throw")]
+    if shots:
+        return shots[0]
+    strikes = [o for o in opts if o.action == "strike"]
+    return min(strikes, key=lambda o: strike_difficulty(amb, enemy, weapon(game, o.value), False).raw, default=None)
 
 
 @dataclass
 class AmbushWindow(KolapsStep):
-    """A moment of an enemy's activation when an armed ambush may trigger (§5.15: W1, W2, W3)."""
+    """A moment of an enemy's activation (§5.15: W1 its action declared, W2 after each step, W3 its action
+    resolved) when armed ambushes whose standing order it meets fire by themselves: no one is asked, so
+    nothing tells the mover an ambusher is there until one fires."""
 
     enemy: str
     window: str
@@ -632,20 +652,19 @@ class AmbushWindow(KolapsStep):
             return None
         if self.window == "W2" and any(c.tile == enemy.tile for c in game.in_play() if c.id != enemy.id):
             return None                 # passing through a friend's base: no pause on a shared tile
-        answer = self.take_answer()
-        if answer is not None:
-            if answer.key == "pass":
-                return None
-            _, aid, sub = answer.key.split(":", 2)
-            push(game, Activation(aid, "ambush", stage="begin", preset=sub), self)
+        for amb in sorted(game.in_play(), key=lambda c: c.id):
+            if not (amb.ambush_armed and able(amb) and amb.morale >= 3 and hostile(amb, enemy)
+                    and order_met(amb.ambush_order, self.window, amb, enemy, game.state.cm_per_tile)):
+                continue
+            option = order_action(game, amb, enemy)
+            if option is None:
+                continue
+            order = amb.ambush_order
+            game.ev("ambush_fired", "5.15", figure=amb.id, enemy=enemy.id, order=f"order_{order.trigger}",
+                    within=order.within, window=self.window)
+            push(game, Activation(amb.id, "ambush", stage="begin", preset=option.key), self)
             return None
-        opts = ambush_options(game, enemy)
-        if not opts:
-            return None
-        side = controller(game.char(opts[0].figure))
-        opts = [o for o in opts if controller(game.char(o.figure)) == side] + [Option("pass", "pass")]
-        return Decision(side, "ambush", tuple(opts), secret=True,
-                        info={"rule": "5.15", "enemy": enemy.id, "window": self.window})
+        return None
 
 
 # --- attacks ----------------------------------------------------------------------
@@ -661,6 +680,7 @@ class Attack(KolapsStep):
     origin: tuple | None
     moving: bool
     burst: bool
+    standing: bool = False          # fired by a standing order: its owner's choices are made by the order
 
     def resolve(self, game: Ctx) -> Decision | None:
         a, t = game.char(self.a), game.char(self.t)
@@ -696,7 +716,8 @@ class Attack(KolapsStep):
         if r is not None and r.critical_success:
             push(game, Critical(t.id), after)
         elif success:
-            push(game, hit_step(a, t, w, severity_dice(w, diff.band, self.kind == "strike"), self.burst), after)
+            push(game, hit_step(a, t, w, severity_dice(w, diff.band, self.kind == "strike"), self.burst,
+                                self.standing), after)
         elif r.critical_failure:
             critical_failure(game, a, t, self, w, r.ones, after)
         else:
@@ -705,8 +726,9 @@ class Attack(KolapsStep):
         return None
 
 
-def hit_step(a: Character | None, victim: Character, w: dict, sev, burst: bool) -> "Hit":
-    return Hit(a.id if a else None, victim.id, tuple(sev), burst, "sharp" in traits(w), "blunt" in traits(w))
+def hit_step(a: Character | None, victim: Character, w: dict, sev, burst: bool, standing: bool = False) -> "Hit":
+    return Hit(a.id if a else None, victim.id, tuple(sev), burst, "sharp" in traits(w), "blunt" in traits(w),
+               standing=standing)
 
 
 @dataclass
@@ -734,6 +756,7 @@ class Hit(KolapsStep):
     location: int | None = None
     third: int | None = None
     kept: int | None = None
+    standing: bool = False          # a standing order keeps the die that hurts an enemy most, a friend least
 
     def resolve(self, game: Ctx) -> Decision | None:
         victim = game.char(self.victim)
@@ -749,7 +772,9 @@ class Hit(KolapsStep):
                 self.third = game.roll(roller, "blunt", 1, "5.34.3")[0]
         values = self.values
         if self.kept is None:
-            if mode == "C" and len(set(values)) > 1:
+            if mode == "C" and len(set(values)) > 1 and self.standing:
+                self.kept = max(values) if hostile(roller, victim) else min(values)
+            elif mode == "C" and len(set(values)) > 1:
                 answer = self.take_answer()
                 if answer is None:
                     opts = tuple(Option(f"keep:{v}", "keep_die", roller.id, value=v)
@@ -762,7 +787,11 @@ class Hit(KolapsStep):
                 self.kept = min(values) if mode == "M" else max(values)
             game.ev("kept_die", "4.1", figure=roller.id, values=values, kept=self.kept)
         s, loc = self.kept, self.location
-        if self.burst and s != loc:
+        if self.burst and s != loc and self.standing:
+            if severity_row(victim, loc, s) > severity_row(victim, s, loc):
+                s, loc = loc, s
+                game.ev("burst_swap", "5.34.2", figure=roller.id, severity=s, location=loc)
+        elif self.burst and s != loc:
             answer = self.take_answer()
             if answer is None:
                 opts = (Option("swap", "swap", value=[loc, s]), Option("no_swap", "no_swap", value=[s, loc]))
@@ -775,6 +804,11 @@ class Hit(KolapsStep):
         return None
 
 
+def severity_row(victim: Character, s: int, loc: int) -> int:
+    """The severity row a kept die ``s`` at location ``loc`` gives on ``victim`` (§5.24)."""
+    return min(6, s + zone_modifier(victim, ZONES[loc - 1]))
+
+
 def critical_failure(game: Ctx, a: Character, t: Character, attack: Attack, w: dict, ones: int,
                      after: "AfterAttack") -> None:
     """§5.32: friendly fire on a shot's line, otherwise the incident table."""
@@ -785,7 +819,7 @@ def critical_failure(game: Ctx, a: Character, t: Character, attack: Attack, w: d
             band = shot_band(attack.origin, ally.tile, w, game.state.cm_per_tile)
             band = "point_blank" if band in (None, "contact") else band
             game.ev("friendly_fire", "5.32", figure=a.id, victim=ally.id)
-            push(game, hit_step(a, ally, w, severity_dice(w, band, False), False), after)
+            push(game, hit_step(a, ally, w, severity_dice(w, band, False), False, attack.standing), after)
             return
     d = game.roll(a, "critical_failure", 1, "5.32")[0]
     score = d - ones
@@ -796,7 +830,7 @@ def critical_failure(game: Ctx, a: Character, t: Character, attack: Attack, w: d
     elif score == 0:
         fell = not game.passes(a, 1, "minor_incident", "5.32")
         game.ev("incident", "5.32", figure=a.id, result="minor_incident", fell=fell)
-        push(game, Incident(a.id, fell), after)
+        push(game, Incident(a.id, fell, attack.standing), after)
     else:
         game.ev("incident", "5.32", figure=a.id, result="major_incident")
         push(game, Hit(None, a.id, (1, "D"), False, False, False), MajorIncident(a.id), after)
@@ -808,13 +842,14 @@ class Incident(KolapsStep):
 
     a: str
     fell: bool
+    standing: bool = False          # a standing order's weapon jams rather than falls
 
     def resolve(self, game: Ctx) -> Decision | None:
         a = game.char(self.a)
         if not a.in_play:
             return None
         if a.ready_weapon != "unarmed":
-            answer = self.take_answer()
+            answer = Option("jam", "jam", a.id, value=a.ready_weapon) if self.standing else self.take_answer()
             if answer is None:
                 opts = (Option("jam", "jam", a.id, value=a.ready_weapon),
                         Option("drop", "drop", a.id, value=a.ready_weapon))
@@ -985,7 +1020,10 @@ class Assessment(KolapsStep):
             if ch.side != state.attacker:
                 continue
             excused = not ch.in_play or ch.commitment_excused_this_turn
-            if ch.directive_lost or (ch.offensive and not ch.did_offensive_action_this_turn and not excused):
+            kept = ch.did_offensive_action_this_turn or ch.ambush_declared_turn == state.turn
+            if ch.offensive and not excused and not ch.did_offensive_action_this_turn:
+                ch.quiet_turn = None                # the check tells whether it declared an ambush
+            if ch.directive_lost or (ch.offensive and not kept and not excused):
                 breach = True                       # a lost directive is never excused (§3.3)
                 game.ev("commitment_broken", "3.6", figure=ch.id)
                 if ch.in_play:
