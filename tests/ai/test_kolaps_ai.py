@@ -1,13 +1,15 @@
 """The KOLAPS tactical AI: a legal answer to every decision kind, the §3.3 bidding rule, and it wins."""
 from __future__ import annotations
 
+import random
 import statistics
 import time
 from pathlib import Path
 
 from game.ai.random_player import RandomPlayer
 from game.engine.battlefield import Battlefield
-from game.engine.match import Match
+from game.engine.match import Match, Observation
+from game.engine.protocol import canonical
 from game.engine.save import new_match
 from game.rules.kolaps.ai import KolapsAI
 from game.rules.kolaps.options import AMBUSH_ACTIONS
@@ -170,3 +172,25 @@ def test_ai_beats_random_over_seeded_games_and_answers_fast():
             score["ai" if m.outcome.winner == ai_side else "random"] += 1
     assert score["ai"] > score["random"] and score["ai"] >= 3
     assert statistics.median(times) < 0.1
+
+
+def test_ai_answer_does_not_change_when_the_other_sides_hidden_ambushes_are_redrawn():
+    """The AI sees only its side: every enemy ambush it cannot rule out is drawn afresh (``disguise``), and
+    its answer to each decision of two short AI games stays the same."""
+    rng = random.Random(5)
+    compared = redrawn = 0
+    for seed in (1, 2):
+        m = new_match(SHIPPED_MAP, "kolaps", seed, max_turns=3)
+        players = {s: KolapsAI(seed * 2 + s) for s in (0, 1)}
+        while m.pending is not None:
+            d = m.pending
+            disguised = RULES.disguise(m.state, d.side, rng)
+            redrawn += any(c.ambush_order != m.state.chars[c.id].ambush_order for c in disguised.chars.values())
+            seen = Observation(d.side, RULES, RULES.observe(disguised, d.side), m.battlefield,
+                               tuple(m.events_for(d.side)), m.max_turns)
+            truth = m.observe(d.side)
+            assert canonical(seen.state) == canonical(truth.state)          # all the AI is shown ...
+            assert KolapsAI(seed).choose(seen, d) == KolapsAI(seed).choose(truth, d), d.kind    # ... and its answer
+            compared += 1
+            m.answer(m.ask(players[d.side]))
+    assert compared > 100 and redrawn > 5
