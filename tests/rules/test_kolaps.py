@@ -940,3 +940,78 @@ def test_odds_of_a_reaction_against_another_target_show_the_difficulty_3_permiss
     options = {o.key: o for o in state.steps.waiting.options}
     assert RULES.odds(state, options["shoot:A2"]).details["target_check"] == Fraction(1, 8)     # 3D6 at 4+
     assert "target_check" not in RULES.odds(state, options["shoot:A1"]).details
+
+
+# --- the left-hand item (seed: "l'objet qu'il tenait en main gauche") --------------------------------
+
+def one_handed(**extra):
+    """A1 (avatar) with its pistol ready and its knife in the left hand; B1 in base contact."""
+    state = make_state([fig("A1", "avatar", (0, 0), morale=6, offensive=True, **extra)],
+                       [fig("B1", "trooper", (1, 0), morale=5)])
+    a1 = state.chars["A1"]
+    a1.ready_weapon, a1.left_hand = "pistol", "knife"
+    return state, a1
+
+
+def test_left_arm_secondary_effect_drops_the_left_hand_item_onto_the_tile():
+    """§5.26: the object held in the left hand is lost and must be picked up; both hands are barred next."""
+    state, a1 = one_handed()
+    ctx = ctx_for(state, [])
+    ctx.secondary_effect(a1, "left_arm", 3)
+    assert a1.left_hand is None and "knife" not in a1.weapons and a1.ready_weapon == "pistol"
+    assert state.ground == [[(0, 0), "knife"]] and a1.no_two_handed_next_activation
+    dropped = next(e for e in ctx.events if e.kind == "dropped")
+    assert dropped.data["hand"] == "left_hand" and dropped.data["weapon"] == "knife"
+    keys = {o.key for o in action_options(ctx, a1, Conduct())}
+    assert {"pickup:0:knife", "pickup_left:0:knife"} <= keys
+    run_steps(ctx, SimpleAction("A1", "pickup_left", "knife", "pickup_left:0:knife"))
+    assert a1.left_hand == "knife" and a1.ready_weapon == "pistol" and state.ground == []
+
+
+def test_left_arm_effect_leaves_a_two_handed_weapon_in_hand():
+    """A50: a two-handed weapon counts as held in the right hand."""
+    state = make_state([fig("A1", "trooper", (0, 0))], [fig("B1", "trooper", (9, 9))])
+    a1 = state.chars["A1"]
+    ctx_for(state, []).secondary_effect(a1, "left_arm", 3)
+    assert a1.ready_weapon == "assault_rifle" and "assault_rifle" in a1.weapons and state.ground == []
+
+
+def test_the_left_hand_item_strikes_and_a_left_hand_grenade_is_thrown_from_it():
+    state, a1 = one_handed()
+    keys = {o.key for o in action_options(ctx_for(state, []), a1, Conduct())}
+    assert {"strike:B1:pistol", "strike:B1:knife", "strike:B1:unarmed"} <= keys
+    a1.left_hand = "grenade"
+    a1.weapons.append("grenade")
+    a1.uses_left["grenade"] = 1
+    state.chars["B1"].tile = (4, 0)
+    throw = next(o for o in action_options(ctx_for(state, []), a1, Conduct()) if o.key == "throw:B1:grenade")
+    assert throw.value == "grenade"
+    ctx = ctx_for(state, [1, 1] + [1, 2, 2, 2])         # B1 (2C6) and A1 (CIB 3, extreme: 4D6) both missed
+    run_steps(ctx, Activation("A1", "regular", stage="choose", answer=throw))
+    assert a1.left_hand is None and a1.ready_weapon == "pistol" and "grenade" not in a1.weapons
+
+
+def test_a_crippled_arm_or_a_two_handed_weapon_leaves_no_left_hand_use():
+    """§5.27: a crippled arm forbids "a weapon and an object"; a two-handed ready weapon takes both hands."""
+    state, a1 = one_handed()
+    a1.critical.append("right_arm")
+    keys = {o.key for o in action_options(ctx_for(state, []), a1, Conduct())}
+    assert "strike:B1:knife" not in keys and not any(k.startswith("left:") for k in keys)
+    state, a1 = one_handed()
+    ctx = ctx_for(state, [])
+    run_steps(ctx, SimpleAction("A1", "change_weapon", "assault_rifle", "change:assault_rifle"))
+    assert a1.ready_weapon == "assault_rifle" and a1.left_hand is None and "knife" in a1.weapons
+    assert any(e.kind == "stowed_left" for e in ctx.events)
+    run_steps(ctx, SimpleAction("A1", "change_weapon", "pistol", "change:pistol"))
+    assert any(o.key == "left:knife" for o in action_options(ctx, a1, Conduct()))
+    run_steps(ctx, SimpleAction("A1", "take_left", "knife", "left:knife"))
+    assert a1.left_hand == "knife"
+    view = next(f for f in RULES.figures(state, 1) if f.id == "A1")
+    assert any(m.key == "left_hand" and m.get("weapon") == "knife" for m in view.markers)
+
+
+def test_an_army_may_start_a_figure_with_a_left_hand_item_only_beside_a_one_handed_weapon():
+    with pytest.raises(RulesError, match="takes both hands"):
+        make_state([fig("A1", "avatar", (0, 0), left_hand="knife")], [fig("B1", "trooper", (5, 5))])
+    with pytest.raises(RulesError, match="one-handed item the figure carries"):
+        make_state([fig("A1", "avatar", (0, 0), left_hand="shotgun")], [fig("B1", "trooper", (5, 5))])

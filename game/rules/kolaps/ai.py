@@ -208,6 +208,10 @@ class KolapsAI:
             return 0.08 * ch.fatigue
         if a in ("unjam", "pickup", "reload"):
             return 0.9
+        if a == "pickup_left":
+            return 0.85
+        if a == "take_left":                   # a second weapon at hand, for the next activation
+            return 0.05
         if a == "change_weapon":
             if not usable(ctx, ch, ch.ready_weapon) or ch.ready_weapon == "unarmed":
                 return 0.7 if o.value != "grenade" else 0.3

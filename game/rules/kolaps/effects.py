@@ -184,6 +184,16 @@ class Ctx:
         ch.ready_weapon = "unarmed"
         self.ev("dropped", rule, figure=ch.id, weapon=w, tile=ch.tile)
 
+    def drop_left(self, ch: Character, rule: str) -> None:
+        """A wounded left arm lets go of the left-hand item: it lies on the tile until picked up (§5.26)."""
+        w = ch.left_hand
+        if w is None:
+            return
+        ch.weapons.remove(w)
+        ch.left_hand = None
+        self.state.ground.append([ch.tile, w])
+        self.ev("dropped", rule, figure=ch.id, weapon=w, tile=ch.tile, hand="left_hand")
+
     def remove(self, ch: Character, cause: str, rule: str) -> None:
         """Out of action (or fled): allies in the same AFF lose morale (§5.21, A79)."""
         if not ch.in_play:
@@ -295,6 +305,7 @@ class Ctx:
         amount = clamp_amount(severity)
         self.ev("secondary_effect", "5.26", figure=ch.id, zone=zone, amount=amount)
         if zone == "left_arm":
+            self.drop_left(ch, "5.26")
             ch.no_two_handed_next_activation = True
         elif zone == "right_arm":
             self.drop_weapon(ch, "5.26")
@@ -329,6 +340,8 @@ class Ctx:
             victim.right_arm_malus = True
         if die in (1, 2) and self.data["weapons"][victim.ready_weapon].get("hands", 0) == 2:
             self.ev("weapon_unusable", "5.27", figure=victim.id, weapon=victim.ready_weapon)
+        if die in (1, 2) and victim.left_hand is not None:     # "a weapon and an object" no longer
+            self.ev("weapon_unusable", "5.27", figure=victim.id, weapon=victim.left_hand)
         if die == 3:
             self.fall_prone(victim, "crippled_leg", "5.27")
             victim.permanently_prone = True

@@ -97,6 +97,7 @@ class Character:
     morale_state: str = NORMAL
     weapons: list = field(default_factory=list)
     ready_weapon: str = "unarmed"
+    left_hand: str | None = None                        # a carried one-handed item held in the left hand
     jammed: list = field(default_factory=list)
     uses_left: dict = field(default_factory=dict)
     specialisations: list = field(default_factory=list)

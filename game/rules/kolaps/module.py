@@ -75,6 +75,8 @@ class Kolaps(RuleModule):
                     if key in fig:
                         setattr(ch, key, fig[key])
                 ch.morale_preset = "morale" in fig
+                if "left_hand" in fig:
+                    ch.left_hand = self.left_hand_item(fig["left_hand"], ch, f"army {side} figure {i + 1}")
                 ch.wounds.update(fig.get("wounds", {}))
                 ch.mvt_mod, ch.cib_mod, ch.rng_mod = modified_values(ch)
                 chars[cid] = ch
@@ -82,6 +84,15 @@ class Kolaps(RuleModule):
                             cm_per_tile=battlefield.cm_per_tile, max_turns=max_turns, chars=chars)
         state.steps.push(Setup())
         return self.begin(state)
+
+    def left_hand_item(self, name, ch: Character, place: str) -> str:
+        """A figure may start with a carried one-handed item in its left hand, beside a one-handed weapon."""
+        weapons = self.data["weapons"]
+        if name not in ch.weapons or weapons[name].get("hands", 0) != 1 or name == ch.ready_weapon:
+            raise RulesError(place, f"left_hand '{name}' must be another one-handed item the figure carries")
+        if weapons[ch.ready_weapon].get("hands", 0) == 2:
+            raise RulesError(place, f"left_hand '{name}': the ready weapon '{ch.ready_weapon}' takes both hands")
+        return name
 
     # --- the procedure ------------------------------------------------------------
 
@@ -124,6 +135,8 @@ class Kolaps(RuleModule):
         for ch in sorted(state.chars.values(), key=lambda c: c.id):
             markers = [Marker("morale", value=ch.morale), Marker("fatigue", value=ch.fatigue),
                        Marker("weapon", weapon=ch.ready_weapon)]
+            if ch.left_hand is not None:
+                markers.append(Marker("left_hand", weapon=ch.left_hand))
             for flag, name in ((ch.is_avatar, "avatar"), (ch.offensive, "offensive"), (ch.prone, "prone"),
                                (ch.huddled, "huddled"), (ch.activated_this_turn, "activated"),
                                (bool(ch.hemorrhage), "hemorrhage"), (bool(ch.critical), "critical"),

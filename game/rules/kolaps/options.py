@@ -116,9 +116,27 @@ def destinations(ctx: Ctx, ch: Character, run: bool) -> list[tuple[tuple, list, 
     return out
 
 
-def shot_targets(ctx: Ctx, ch: Character, origin, act: Conduct, moving: bool) -> list[tuple[Character, str]]:
-    """(target, action) pairs for the ready ranged weapon fired from origin."""
-    name = ch.ready_weapon
+def hands_of(ctx: Ctx, name: str) -> int:
+    return weapon(ctx, name).get("hands", 0)
+
+
+def left_hand_free(ctx: Ctx, ch: Character) -> bool:
+    """The left hand may hold an item: no two-handed ready weapon and no crippled arm ("a weapon and an
+    object" is then impossible, §5.27)."""
+    return hands_of(ctx, ch.ready_weapon) < 2 and not ch.crippled_arm()
+
+
+def left_item(ctx: Ctx, ch: Character, act: Conduct) -> str | None:
+    """The item in the left hand, when it may be used now."""
+    if ch.left_hand is None or not left_hand_free(ctx, ch) or not usable(ctx, ch, ch.left_hand, act):
+        return None
+    return ch.left_hand
+
+
+def shot_targets(ctx: Ctx, ch: Character, origin, act: Conduct, moving: bool,
+                 name: str | None = None) -> list[tuple[Character, str]]:
+    """(target, action) pairs for the ranged weapon ``name`` (default: the ready one) fired from origin."""
+    name = name or ch.ready_weapon
     w = weapon(ctx, name)
     if w["range"] is None or not usable(ctx, ch, name, act):
         return []
@@ -151,11 +169,15 @@ def shot_targets(ctx: Ctx, ch: Character, origin, act: Conduct, moving: bool) ->
 
 
 def strike_weapons(ctx: Ctx, ch: Character, act: Conduct) -> list[str]:
+    """What it may strike with: the ready weapon, the item in its left hand (contact weapons and pistols,
+    §5.12), and its bare hands."""
     out = []
-    w = weapon(ctx, ch.ready_weapon)
-    if ch.ready_weapon != "unarmed" and usable(ctx, ch, ch.ready_weapon, act) and (
-            w["range"] is None or "pistol" in traits(w)):
-        out.append(ch.ready_weapon)
+    for name in (ch.ready_weapon, left_item(ctx, ch, act)):
+        if name is None or name == "unarmed" or name in out:
+            continue
+        w = weapon(ctx, name)
+        if usable(ctx, ch, name, act) and (w["range"] is None or "pistol" in traits(w)):
+            out.append(name)
     out.append("unarmed")
     return out
 
@@ -174,6 +196,10 @@ def static_attacks(ctx: Ctx, ch: Character, act: Conduct) -> list[Option]:
     """Shots, bursts, throws and strikes from where the character stands."""
     out = [Option(f"{kind}:{t.id}", kind, ch.id, t.tile, t.id, value=ch.ready_weapon)
            for t, kind in shot_targets(ctx, ch, ch.tile, act, moving=False)]
+    left = left_item(ctx, ch, act)
+    if left is not None and left != ch.ready_weapon:        # a pistol or a grenade in the left hand
+        out += [Option(f"{kind}:{t.id}:{left}", kind, ch.id, t.tile, t.id, value=left)
+                for t, kind in shot_targets(ctx, ch, ch.tile, act, False, left)]
     out += [Option(f"strike:{t.id}:{wname}", "strike", ch.id, t.tile, t.id, value=wname)
             for t, wname in strike_targets(ctx, ch, ch.tile, act, moving=False)]
     return out
@@ -255,9 +281,15 @@ def action_options(ctx: Ctx, ch: Character, act: Conduct) -> list[Option]:
             for w in sorted(set(ch.weapons)):
                 if w != ch.ready_weapon and w not in ch.jammed and ch.uses_left.get(w, 1) > 0:
                     add(Option(f"change:{w}", "change_weapon", ch.id, value=w))
+            for w in sorted(set(ch.weapons)):
+                if (w not in (ch.ready_weapon, ch.left_hand) and hands_of(ctx, w) == 1 and w not in ch.jammed
+                        and ch.uses_left.get(w, 1) > 0 and left_hand_free(ctx, ch)):
+                    add(Option(f"left:{w}", "take_left", ch.id, value=w))
             for i, (tile, w) in enumerate(ctx.state.ground):
                 if tuple(tile) == ch.tile:
                     add(Option(f"pickup:{i}:{w}", "pickup", ch.id, value=w))
+                    if hands_of(ctx, w) == 1 and ch.left_hand is None and left_hand_free(ctx, ch):
+                        add(Option(f"pickup_left:{i}:{w}", "pickup_left", ch.id, value=w))
     if not offend:
         return opts
     if state != MUTINOUS and not only_offensive and not act.only_target and behind_cover(ctx.bf, ch.tile):

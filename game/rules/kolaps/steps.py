@@ -116,6 +116,8 @@ class TurnStart(KolapsStep):
             ch.directive_lost = False
             ch.ignores = []
             if ch.ready_weapon in ch.jammed and "pistol" in ch.weapons and "pistol" not in ch.jammed:
+                if ch.left_hand == "pistol":
+                    ch.left_hand = None
                 ch.ready_weapon = "pistol"
                 game.ev("weapon_ready", "5.34.8", figure=ch.id, weapon="pistol")
             ch.knife_foes = ([e.id for e in game.in_play() if hostile(ch, e) and space.adjacent(ch.tile, e.tile)]
@@ -566,14 +568,28 @@ class SimpleAction(KolapsStep):
             ch.jammed.remove(ch.ready_weapon)
             game.ev("unjammed", "5.8", figure=ch.id, weapon=ch.ready_weapon)
         elif a == "change_weapon":
+            if self.value == ch.left_hand:          # from the left hand to the right
+                ch.left_hand = None
             ch.ready_weapon = self.value
             game.ev("weapon_ready", "5.8", figure=ch.id, weapon=ch.ready_weapon)
-        elif a == "pickup":
+            if weapon(game, ch.ready_weapon).get("hands", 0) == 2:
+                stow_left(game, ch)
+        elif a == "take_left":
+            stow_left(game, ch)
+            ch.left_hand = self.value
+            game.ev("took_left", "5.8", figure=ch.id, weapon=self.value)
+        elif a in ("pickup", "pickup_left"):
             index = int(self.key.split(":")[1])
             tile, w = game.state.ground.pop(index)
             ch.weapons.append(w)
-            ch.ready_weapon = w
-            game.ev("picked_up", "5.8", figure=ch.id, weapon=w)
+            if a == "pickup_left":
+                ch.left_hand = w
+                game.ev("picked_up", "5.8", figure=ch.id, weapon=w, hand="left_hand")
+            else:
+                ch.ready_weapon = w
+                game.ev("picked_up", "5.8", figure=ch.id, weapon=w)
+                if weapon(game, w).get("hands", 0) == 2:
+                    stow_left(game, ch)
         elif a == "ambush":
             order = self.value
             ch.ambush_armed = True
@@ -582,6 +598,13 @@ class SimpleAction(KolapsStep):
             game.ev("ambush_declared", "5.15", visible_to=ch.side, figure=ch.id, order=f"order_{order.trigger}",
                     within=order.within, enemy=order.target)
         return None
+
+
+def stow_left(game: Ctx, ch: Character) -> None:
+    """Both hands are needed: the left-hand item goes back among the carried ones."""
+    if ch.left_hand is not None:
+        game.ev("stowed_left", "5.8", figure=ch.id, weapon=ch.left_hand)
+        ch.left_hand = None
 
 
 # --- interrupts: knife and ambush ---------------------------------------------------
@@ -887,7 +910,10 @@ def explosion(game: Ctx, a: Character, primary: Character, attack: Attack) -> No
     if a.uses_left[attack.weapon] <= 0:
         if attack.weapon in a.weapons:
             a.weapons.remove(attack.weapon)
-        a.ready_weapon = "unarmed"
+        if a.ready_weapon == attack.weapon:
+            a.ready_weapon = "unarmed"
+        else:                               # thrown from the left hand
+            a.left_hand = None
     game.events.append(ev.thrown(a.id, a.tile, impact, impact, "5.34.5", weapon=attack.weapon))
     game.events.append(ev.blast(impact, 2 * size / game.state.cm_per_tile, "5.34.5", size=size))
     steps, primary_hit = [], False
