@@ -1015,3 +1015,43 @@ def test_an_army_may_start_a_figure_with_a_left_hand_item_only_beside_a_one_hand
         make_state([fig("A1", "avatar", (0, 0), left_hand="knife")], [fig("B1", "trooper", (5, 5))])
     with pytest.raises(RulesError, match="one-handed item the figure carries"):
         make_state([fig("A1", "avatar", (0, 0), left_hand="shotgun")], [fig("B1", "trooper", (5, 5))])
+
+
+# --- steadying a withdrawing friend (seed: "un personnage peut tenter de faire remonter le moral") -------
+
+def withdrawal(helper_tile=(0, 4), **helper):
+    """A2 (trooper, morale 2, AFF 3) is withdrawing; A1 (veteran, 3+) stands nearby; B1 is the enemy."""
+    state = make_state([fig("A1", "veteran", helper_tile, **{"morale": 5, **helper}),
+                        fig("A2", "trooper", (0, 0), morale=2, aff=3)],
+                       [fig("B1", "trooper", (12, 0), morale=5, aff=3)])
+    state.chars["A2"].morale_state = "withdrawing"
+    return state, state.chars["A1"], state.chars["A2"]
+
+
+@pytest.mark.parametrize("dice,morale,state_after", [([4, 3, 6], 4, "normal"), ([4, 3, 2], 3, "normal"),
+                                                     ([2, 5], 2, "withdrawing")])
+def test_a_friend_may_raise_a_withdrawing_characters_morale_and_end_its_flight(dice, morale, state_after):
+    state, a1, a2 = withdrawal()
+    ctx = ctx_for(state, dice)
+    option = next(o for o in action_options(ctx, a1, Conduct()) if o.action == "encourage")
+    assert option.target == "A2" and option.tile == a2.tile
+    run_steps(ctx, Activation("A1", "regular", stage="choose", answer=option))
+    assert a2.morale == morale and a2.morale_state == state_after and a2.aff == 3 and ctx.dice.left == []
+    assert dice_events(ctx, "encourage") == [dice[:2]]
+
+
+def test_steadying_needs_a_standing_helper_with_orders_in_it_within_25_cm_of_a_withdrawing_friend():
+    for helper_tile, extra in (((0, 11), {}), ((0, 4), {"prone": True}), ((0, 4), {"morale": 2})):
+        state, a1, _ = withdrawal(helper_tile, **extra)
+        assert not any(o.action == "encourage" for o in action_options(ctx_for(state, []), a1, Conduct()))
+    state, a1, a2 = withdrawal()
+    a2.morale_state = "pinned"
+    assert not any(o.action == "encourage" for o in action_options(ctx_for(state, []), a1, Conduct()))
+
+
+def test_odds_of_steadying_are_the_helpers_difficulty_two_roll_then_the_d6():
+    state, a1, _ = withdrawal()
+    option = next(o for o in action_options(ctx_for(state, []), a1, Conduct()) if o.action == "encourage")
+    odds = RULES.odds(state, option)
+    assert odds.outcomes == {"morale_gain:2": Fraction(4, 54), "morale_gain:1": Fraction(20, 54),
+                             "failure": Fraction(5, 9)}

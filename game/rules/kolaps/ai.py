@@ -202,6 +202,8 @@ class KolapsAI:
             return 0.1 if ch.morale_state == "pinned" else -0.2
         if a == "stand":
             return 0.35
+        if a == "encourage":                   # a friend back in the fight, at the chance of the roll
+            return 1.2 * float(match.rules.odds(match.state, o).details["success"])
         if a == "rally":                       # difficulty 2: worth an activation when morale is low
             return 0.6 if ch.morale <= 3 else 0.25 if ch.morale == 4 else 0.05
         if a == "catch_breath":

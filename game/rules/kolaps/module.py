@@ -189,6 +189,8 @@ class Kolaps(RuleModule):
     # --- odds -----------------------------------------------------------------------
 
     def odds(self, state: KolapsState, option: Option) -> Odds | None:
+        if option.action == "encourage" and option.figure in state.chars:
+            return self._encourage_odds(state.chars[option.figure], state.turn)
         action = "strike" if option.action == "knife" else option.action
         if action not in ATTACKS or option.figure not in state.chars or option.target not in state.chars:
             return None
@@ -230,6 +232,13 @@ class Kolaps(RuleModule):
             # §5.20: reacting against another than the attacker first needs a difficulty-3 permission roll
             details["target_check"] = roll_odds(3, need)["success"]
         return Odds(action, outcomes, details)
+
+    @staticmethod
+    def _encourage_odds(helper: Character, turn: int) -> Odds:
+        """The helper's difficulty-2 roll, then a D6: +2 morale on a 6, +1 otherwise."""
+        p = roll_odds(2, threshold(helper.rank(turn)))["success"]
+        return Odds("encourage", {"morale_gain:2": p / 6, "morale_gain:1": p * 5 / 6, "failure": 1 - p},
+                    {"success": p})
 
     def _blast_odds(self, state: KolapsState, a: Character, primary: Character, w: dict) -> Odds:
         """Every figure within 2X of the impact rolls its own 2+ attack (§5.34.5)."""

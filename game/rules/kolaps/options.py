@@ -9,7 +9,7 @@ from ...engine.decision import Option
 from .combat import (ENGAGEMENT_CM, behind_cover, line_of_sight, shot_band, shot_difficulty, strike_difficulty,
                      traits)
 from .effects import Ctx, controller, hostile
-from .model import MUTINOUS, NORMAL, PINNED, ROUTING, WITHDRAWING, Character, Order
+from .model import MUTINOUS, NORMAL, PINNED, ROUTING, SHELTERED, WITHDRAWING, Character, Order
 
 ATTACKS = ("shoot", "burst", "throw", "strike", "moveshoot", "movestrike")
 AMBUSH_ACTIONS = ("ambush", "ambush_near", "ambush_only", "ambush_after")    # one per standing order (§5.15)
@@ -205,6 +205,19 @@ def static_attacks(ctx: Ctx, ch: Character, act: Conduct) -> list[Option]:
     return out
 
 
+def encouraged(ctx: Ctx, ch: Character) -> list[Character]:
+    """Friends it may try to steady (seed §5.21: "durant la recherche d'un couvert, un personnage peut tenter
+    de faire remonter le moral de ce dernier, annulant la fuite"): withdrawing, within 25 cm and in sight of a
+    standing character that still answers orders (morale 3 or more). Project interpretation of a mechanism
+    the seed leaves to its annexes."""
+    if ch.prone or ch.morale < 3 or ch.morale_state not in (NORMAL, SHELTERED):
+        return []
+    return [f for f in sorted(ctx.in_play(), key=lambda c: c.id)
+            if f.id != ch.id and not hostile(ch, f) and f.morale_state == WITHDRAWING
+            and space.within_cm(ch.tile, f.tile, ENGAGEMENT_CM, ctx.state.cm_per_tile)
+            and line_of_sight(ctx.bf, ch.tile, f.tile)]
+
+
 def ambush_orders(ctx: Ctx, ch: Character) -> list[Option]:
     """Declaring an ambush is choosing its standing order (§5.15): the first enemy that offers a shot or a
     strike, the first within N cm, one named enemy only, or after the enemy's action."""
@@ -273,6 +286,8 @@ def action_options(ctx: Ctx, ch: Character, act: Conduct) -> list[Option]:
                 add(Option("breath", "catch_breath", ch.id))
             if ch.aff is None and ch.morale < 6 and not ch.rally_declared:
                 add(Option("rally", "rally", ch.id))
+            for friend in encouraged(ctx, ch):
+                add(Option(f"encourage:{friend.id}", "encourage", ch.id, friend.tile, friend.id))
             if ch.ready_weapon in ch.jammed:
                 add(Option("unjam", "unjam", ch.id))
             ammo = weapon(ctx, ch.ready_weapon).get("ammo")

@@ -430,6 +430,8 @@ def execute(game: Ctx, ch: Character, act: Activation, option: Option | None) ->
         steps.append(Fatigue(ch.id, 1, "move_to_strike"))
     elif a in AMBUSH_ACTIONS:
         steps.append(SimpleAction(ch.id, "ambush", order_of(option), option.key))
+    elif a == "encourage":
+        steps.append(SimpleAction(ch.id, a, option.target, option.key))
     else:
         steps.append(SimpleAction(ch.id, a, option.value, option.key))
     if windows:
@@ -561,6 +563,8 @@ class SimpleAction(KolapsStep):
             ch.catch_breath_declared = True
         elif a == "rally":
             ch.rally_declared = True
+        elif a == "encourage":
+            encourage(game, ch, game.char(self.value))
         elif a == "reload":
             ch.uses_left[ch.ready_weapon] = weapon(game, ch.ready_weapon)["ammo"]
             game.ev("reloaded", "5.8", figure=ch.id, weapon=ch.ready_weapon)
@@ -598,6 +602,17 @@ class SimpleAction(KolapsStep):
             game.ev("ambush_declared", "5.15", visible_to=ch.side, figure=ch.id, order=f"order_{order.trigger}",
                     within=order.within, enemy=order.target)
         return None
+
+
+def encourage(game: Ctx, ch: Character, friend: Character) -> None:
+    """Steadying a withdrawing friend, at once: the Rally roll of §5.10 made by the helper (difficulty 2,
+    then a D6: a 6 gives +2 morale, else +1). Back at morale 3 the friend stops withdrawing (§5.21)."""
+    if not (friend.in_play and friend.morale_state == WITHDRAWING):
+        return
+    game.ev("encourage", "5.21", figure=ch.id, target=friend.id)
+    if game.passes(ch, 2, "encourage", "5.21"):
+        gain = 2 if game.roll(ch, "encourage_gain", 1, "5.21")[0] == 6 else 1
+        game.change_morale(friend, gain, "encouraged", "5.21")
 
 
 def stow_left(game: Ctx, ch: Character) -> None:
