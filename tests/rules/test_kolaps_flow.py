@@ -206,3 +206,14 @@ def test_a_mutineer_is_played_by_the_opponent_against_its_own_avatar():
                for o in d.options)
     views = {f.id: f for f in RULES.figures(state, None)}
     assert views["A1"].side == 1 and views["A1"].marked("mutinous")
+
+
+def test_every_die_rolled_appears_in_a_dice_event_and_moves_go_one_tile_at_a_time():
+    for seed in (3, 6):
+        m, _ = play(seed, [RandomPlayer(seed), KolapsAI(seed + 1)], max_turns=4)
+        dice = [e for e in m.log if e.kind == "dice"]
+        assert sum(len(e.data["faces"]) for e in dice) == m.dice.count > 0
+        assert all(e.data["purpose"] and e.data["sides"] == 6 for e in dice)
+        moves = [e for e in m.log if e.kind == "moved"]
+        assert moves and all(len(e.data["path"]) == 1 and e.data["to"] == e.data["path"][0] for e in moves)
+        assert m.log[-1].kind == "game_over"
