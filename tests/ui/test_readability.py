@@ -28,8 +28,19 @@ OFFERED = re.compile(r'\bOption\(\s*f?"[^"]*",\s*"([a-z_]+)"')
 POSED = re.compile(r'\bDecision\(\s*[^,()]+,\s*"([a-z_]+)"|\bsub = \{"kind": "([a-z_]+)"')
 
 
-def rules_source() -> str:
-    return "\n".join(path.read_text() for path in (ROOT / "game" / "rules").rglob("*.py"))
+def rules_source(rules: str = "") -> str:
+    """The source of every rule module, or of the module ``rules`` alone."""
+    return "\n".join(path.read_text() for path in (ROOT / "game" / "rules" / rules).rglob("*.py"))
+
+
+def unworded(pattern: re.Pattern, has_words) -> list[str]:
+    """What each module's source names by ``pattern`` and its words (with the window's) do not word."""
+    out = []
+    for rules in rule_names():
+        use_rules(get_rules(rules))
+        found = {m if isinstance(m, str) else next(x for x in m if x) for m in pattern.findall(rules_source(rules))}
+        out += sorted(f"{rules}: {name}" for name in found if not has_words(name))
+    return out
 
 
 def played(rules: str, seed: int):
@@ -52,8 +63,7 @@ def test_every_event_kind_a_rule_module_emits_has_a_sentence(lang):
     set_language(lang)
     kinds = set(EMITTED.findall(rules_source()))
     assert len(kinds) > 40
-    missing = sorted(k for k in kinds - {"dice"} if not any(has(f"log.{k}{v}") for v in ("", ".b", ".c")))
-    assert missing == []
+    assert unworded(EMITTED, lambda k: k == "dice" or any(has(f"log.{k}{v}") for v in ("", ".b", ".c"))) == []
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
@@ -62,11 +72,11 @@ def test_every_action_and_decision_kind_a_rule_module_offers_has_a_label(lang):
     actions = set(OFFERED.findall(rules_source()))
     kinds = {a or b for a, b in POSED.findall(rules_source())}
     assert len(actions) > 40 and len(kinds) > 15
-    assert sorted(a for a in actions if not has(f"action.{a}")) == []
-    assert sorted(k for k in kinds if not has(f"kind.{k}")) == []
+    assert unworded(OFFERED, lambda a: has(f"action.{a}")) == []
+    assert unworded(POSED, lambda k: has(f"kind.{k}")) == []
 
 
-ROLLED = re.compile(r'''(?:\.roll|\.test|\.passes|_dice_event)\(\s*[^,()"]+,\s*(?:[^,()"]+(?:\([^()]*\))?[^,()"]*,\s*)?'''
+ROLLED = re.compile(r'''(?:\.roll|\.test|\.passes|_dice_event|\bev\.dice)\(\s*[^,()"]+,\s*(?:[^,()"]+(?:\([^()]*\))?[^,()"]*,\s*)?'''
                     r'''"([a-z_]+)"|["']purpose["']\s*:\s*["']([a-z_]+)["']''')
 ACTION_TUPLE = re.compile(r'^[A-Z_]*(?:ACTIONS|ATTACKS) = \(([^)]*)\)', re.M)
 
@@ -79,8 +89,13 @@ def test_every_dice_purpose_and_listed_action_of_a_rule_module_has_words(lang):
     actions = {a for group in ACTION_TUPLE.findall(rules_source()) for a in re.findall(r'"([a-z_]+)"', group)}
     assert {"severity", "critical_location", "first_speaker_roll_off", "trap", "wound"} <= purposes
     assert "throw" in actions
-    assert sorted(p for p in purposes if not has(f"purpose.{p}")) == []
-    assert sorted(a for a in actions if not has(f"action.{a}")) == []
+    assert unworded(ROLLED, lambda p: has(f"purpose.{p}")) == []
+    missing = []
+    for rules in rule_names():
+        use_rules(get_rules(rules))
+        listed = {a for group in ACTION_TUPLE.findall(rules_source(rules)) for a in re.findall(r'"([a-z_]+)"', group)}
+        missing += sorted(f"{rules}: {a}" for a in listed if not has(f"action.{a}"))
+    assert missing == []
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
@@ -88,6 +103,7 @@ def test_a_played_game_reads_as_sentences_with_every_dice_purpose_named(games, l
     set_language(lang)
     for matches in games.values():
         for match in matches:
+            use_rules(match.rules)
             names = {f.id: f.name for f in match.rules.figures(match.state, None)}
             for e in match.log:
                 if e.kind == "dice":
