@@ -106,7 +106,9 @@ def write_map(path: Path, w: int = 12, h: int = 8) -> Path:
 
 
 def play_human(app, scene, match) -> None:
-    """One human answer through the window: activate by clicking, act by keys, choose from lists."""
+    """One human answer through the window: take the screen if it is handed over, activate by clicking,
+    act by keys, choose from lists."""
+    ready(app)
     d = match.pending
     if d.kind == "activate":
         fig = next(f for f in match.rules.figures(match.state, d.side) if f.id == d.options[0].figure)

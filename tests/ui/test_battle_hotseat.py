@@ -167,8 +167,10 @@ def test_unknown_decision_kind_gets_a_generic_chooser(app):
 
 @pytest.mark.parametrize("lang,word", [("fr", "Tour"), ("en", "Turn")])
 def test_turn_indicator_speaks_the_chosen_language(app, lang, word):
-    from game.ui.i18n import set_language, tr
+    from game.rules import get as get_rules
+    from game.ui.i18n import set_language, tr, use_rules
     set_language(lang)
+    use_rules(get_rules("eisdrachen"))
     assert tr("hud.turn", n=1, max=12).startswith(word)
     assert tr("action.melee") == ("Corps à corps" if lang == "fr" else "Melee")
     set_language("en")

@@ -13,13 +13,14 @@ from game.engine.save import new_match, save_match
 from game.rules import names as rule_names
 from game.ui.battle import BattleScene
 from game.ui.combatlog import describe, sentence
+from game.engine import events as ev
 from game.engine.protocol import Gauge, Marker
 from game.rules import get as get_rules
 from game.ui.hud import action_label, fmt_number, fmt_percent, gauge_label, marker_label
 from game.ui.i18n import has, set_language, use_rules
 from game.ui.scenes import LoadScene
 
-from .driver import button_at, click, eisdrachen_match, press, steps, tile_pos
+from .driver import ready, button_at, click, eisdrachen_match, press, steps, tile_pos
 
 ROOT = Path(__file__).resolve().parents[2]
 MAP = ROOT / "maps" / "ruined_town.tmx"
@@ -116,15 +117,15 @@ def test_a_played_game_reads_as_sentences_with_every_dice_purpose_named(games, l
 
 def test_a_yes_no_fact_reads_as_a_word_of_the_sentence():
     set_language("fr")
-    token = type("E", (), {"kind": "trap_revealed", "rule": "4.6",
-                           "data": {"figure": "a1", "tile": [3, 4], "real": False, "token": "t1", "owner": 1}})
+    use_rules(get_rules("eisdrachen"))
+    token = ev.revealed("t1", (3, 4), False, "4.6", figure="a1", owner=1)
     assert describe(token, {"a1": "Vétéran"}) == "Vétéran révèle un jeton en (3,4) : leurre [§4.6]"
+    use_rules(get_rules("kolaps"))
     roll = type("E", (), {"kind": "roll_result", "rule": "5.22", "data": {
         "figure": "a1", "purpose": "action", "success": True, "critical_success": False,
         "critical_failure": False, "ones": 0}})
     assert describe(roll, {"a1": "Vétéran"}) == "Vétéran : jet d'action — réussite [§5.22]"
-    bleed = type("E", (), {"kind": "dice", "rule": "5.23", "data": {
-        "figure": "a1", "purpose": "hemorrhage", "values": [6], "sides": 6, "needed": "1-2"}})
+    bleed = ev.dice("a1", [6], "hemorrhage", "5.23", needed="1-2")
     assert describe(bleed, {"a1": "Vétéran"}) == "Vétéran lance hémorragie : 6 (d6) - il faut 1-2 [§5.23]"
     first = type("E", (), {"kind": "morale", "rule": "5.21", "data": {
         "figure": "a1", "before": None, "after": 5, "cause": "initial"}})
@@ -164,6 +165,7 @@ def _first_figure_activated(app, match):
     app.push(scene)
     steps(app, 2)
     click(app, button_at(app, "Roll"))
+    ready(app)
     d = match.pending
     fig = next(f for f in match.rules.figures(match.state, d.side) if f.id == d.options[0].figure)
     click(app, tile_pos(scene, fig.tile))
@@ -302,8 +304,8 @@ def test_a_run_step_by_step_reads_as_one_line_from_start_to_end(app):
 
 def test_a_roll_off_between_the_sides_names_each_side_and_its_die():
     set_language("fr")
-    roll_off = type("E", (), {"kind": "dice", "rule": "3.1", "data": {
-        "figure": None, "purpose": "first_speaker_roll_off", "values": [3, 5], "sides": 6, "per_side": True}})
+    use_rules(get_rules("kolaps"))
+    roll_off = ev.dice(None, [3, 5], "first_speaker_roll_off", "3.1")
     assert describe(roll_off, {}) == \
         "Chaque camp lance qui parle en premier : Camp bleu 3, Camp rouge 5 (d6) [§3.1]"
 
