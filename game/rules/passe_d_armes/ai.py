@@ -32,6 +32,7 @@ GUN_DISTANCE = 0.6          # a gunner closes in to this part of its range
 KNOCKED_DOWN_COST = 0.5     # standing up is worth this much over lying there
 REARM = 0.3                 # a weapon back in hand, per point of its index
 BREAK_FREE = 0.8
+SPRINT = APPROACH * 4       # a second move, when the first opens no attack
 WITHDRAW_COST = 100.0       # the AI fights on: it never leaves by an exit tile
 
 
@@ -156,11 +157,13 @@ class PasseAI:
         attacks = [(v + here, o) for v, o in attacks if v > 0]
         gun = weapon(me.in_hand)["range"] > 0
         moves = [o for o in d.options if o.action == "move"]
-        scored = list(attacks)
-        scored += self.move_plans(state, me, moves, opening=not acted and not (gun and attacks))
+        plans = self.move_plans(state, me, moves, opening=not acted and not (gun and attacks))
+        scored = attacks + plans
+        opened = bool(attacks) or any(v > self.position(state, me, o.tile) + 1e-9 for v, o in plans)
+        walked = max((self.position(state, me, o.tile) for o in moves), default=here)
         for o in d.options:
             if o.action == "sprint":
-                scored.append((self.position(state, me, o.tile), o))
+                scored.append((walked + SPRINT if not opened else here - SPRINT, o))
             elif o.action == "stand_up":
                 scored.append((here + KNOCKED_DOWN_COST, o))
             elif o.action in ("ready", "pick_up") and me.in_hand == "hands" and o.value != "hands":
@@ -192,7 +195,7 @@ class PasseAI:
         step = next((s for s in reversed(state.steps.steps) if isinstance(s, Declare) and s.figure == d.figure), None)
         if step is None:
             return self._action(state, d)
-        return self._action(state, d, step.at, step.acted)
+        return self._action(state, d, step.at, step.progress.acted)
 
     def _activate(self, state: State, d: Decision) -> str:
         return self.pick((self.best_attack_from(state, state.figure(o.figure), state.figure(o.figure).tile), o)
@@ -236,8 +239,7 @@ class PasseAI:
 
     def _truce(self, state: State, d: Decision) -> str:
         """Accept when this side has fewer active combatants than the one that proposed."""
-        mine = d.options[0].value
         keys = {o.action: o.key for o in d.options}
-        if len(state.active_of(mine)) < len(state.active_of(1 - mine)):
+        if len(state.active_of(d.side)) < len(state.active_of(d.info["side"])):
             return keys["accept_truce"]
         return keys["refuse_truce"]

@@ -123,6 +123,8 @@ def apply_condition(game: Game, change: dict) -> None:
         fig.held_by = cause.id
         game.events.append(Event("held", {"figure": fig.id, "holder": cause.id}, rule="5.17"))
     elif kind == "feinted":
+        if fig.helpless:
+            return
         fig.feinted_until = state.turn + 1
         game.events.append(Event("feinted", {"figure": fig.id, "by": cause.id}, rule="5.17"))
     elif kind == "disarm":
@@ -244,8 +246,10 @@ def do_move(game: Game, fig: Combatant, path: tuple[Tile, ...], rule: str = "4.4
 # --- the end of the battle (5.19) -------------------------------------------------------------------------
 
 def finish(game: Game, winner: int | None, reason: str) -> None:
-    """The battle is over: nothing more is left to run."""
+    """The battle is over: what a simultaneous group still held back happens, and nothing more runs."""
     state = game.state
+    if state.buffer is not None:
+        flush(game)
     state.over, state.winner, state.reason = True, winner, reason
     state.active = None
     state.phase = "over"

@@ -26,7 +26,7 @@ def plan_words(state: State, plan: list[str]) -> list:
     out: list = []
     for key in plan:
         kind, _, rest = key.partition(":")
-        if kind in ("move", "sprint"):
+        if kind == "move":
             out += [kind, [int(v) for v in rest.split(",")]]
         elif kind in ("attack", "ready"):
             out += [kind, rest]
@@ -100,8 +100,7 @@ class Declare(Step):
 
     figure: str
     plan: list[str] = field(default_factory=list)
-    moved: bool = False
-    acted: bool = False
+    progress: opt.Progress = opt.Progress(first=False)
     at: Tile | None = None
 
     def run(self, game: Game) -> Decision | None:
@@ -113,15 +112,14 @@ class Declare(Step):
         answer = self.take_answer()
         if answer is not None:
             self.plan.append(answer.key)
-            progress = opt.after(opt.Progress(self.moved, self.acted, False), answer)
-            self.moved, self.acted = progress.moved, progress.acted
+            self.progress = opt.after(self.progress, answer)
             self.at = at = opt.destination(answer, at)
-            if answer.action in ("end", "withdraw") or (self.moved and self.acted):
+            if opt.plan_complete(self.progress, answer):
                 state.declarations[fig.id] = list(self.plan)
                 game.events.append(Event("declared", {"figure": fig.id, "plan": plan_words(state, self.plan)},
                                          visible_to=fig.side, rule="5.1"))
                 return None
-        options = opt.activation_options(state, fig, opt.Progress(self.moved, self.acted, False), at, declaring=True)
+        options = opt.activation_options(state, fig, self.progress, at, declaring=True)
         return Decision(fig.side, "declare", tuple(options), figure=fig.id, secret=True,
                         info={"turn": state.turn, "figure": fig.id})
 
@@ -210,19 +208,17 @@ class Act(Step):
     carried out while it is still legal, and asked afresh from the first part that is not (5.1 b)."""
 
     figure: str
-    moved: bool = False
-    acted: bool = False
-    first: bool = True
+    progress: opt.Progress = opt.Progress()
 
     def run(self, game: Game) -> Decision | None:
         state = game.state
         fig = state.figure(self.figure)
         if state.over:
             return None
-        if not fig.active or (self.moved and self.acted):
+        progress = self.progress
+        if not fig.active or progress.done:
             end_activation(game, fig)
             return None
-        progress = opt.Progress(self.moved, self.acted, self.first)
         answer = self.take_answer()
         if answer is None:
             options = opt.activation_options(state, fig, progress)
@@ -235,19 +231,21 @@ class Act(Step):
                     game.events.append(Event("declaration_void", {"figure": fig.id}, rule="5.1"))
             if answer is None:
                 return Decision(fig.side, "action", tuple(options), figure=fig.id,
-                                info={"turn": state.turn, "moved": self.moved, "acted": self.acted})
+                                info={"turn": state.turn, "moved": progress.moved, "acted": progress.acted})
         self.carry_out(game, fig, answer, opt.after(progress, answer))
         return None
 
     def carry_out(self, game: Game, fig: Combatant, answer: Option, nxt: opt.Progress) -> None:
         state = game.state
         a = answer.action
-        follow = Act(fig.id, nxt.moved, nxt.acted, nxt.first)
+        follow = Act(fig.id, nxt)
         if answer.path:
             do_move(game, fig, answer.path)
             if fig.withdrawn:
                 end_activation(game, fig)
                 return
+        elif a == "sprint":
+            game.events.append(Event("sprint", {"figure": fig.id}, rule="5.18"))
         elif a == "stand_up":
             fig.knocked_down = False
             game.events.append(Event("stood_up", {"figure": fig.id}, rule="5.17"))
@@ -526,15 +524,15 @@ class EndPasse(Step):
             game.events.append(Event("passe_end", {"turn": state.turn}, rule="4.1"))
             if state.truce_offer is not None:
                 side = 1 - state.truce_offer
-                return Decision(side, "truce", (Option("accept_truce", "accept_truce", value=side),
-                                                Option("refuse_truce", "refuse_truce", value=side)),
+                return Decision(side, "truce", (Option("accept_truce", "accept_truce"),
+                                                Option("refuse_truce", "refuse_truce")),
                                 info={"side": state.truce_offer, "turn": state.turn})
         answer = self.take_answer()
         if answer is not None:
             if answer.action == "accept_truce":
                 finish(game, None, "truce")
                 return None
-            game.events.append(Event("truce_refused", {"side": answer.value}, rule="5.19"))
+            game.events.append(Event("truce_refused", {"side": 1 - state.truce_offer}, rule="5.19"))
         if check_end(game):
             return None
         if state.turn >= state.max_turns:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import random
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -136,7 +137,7 @@ class PasseDArmes(RuleModule):
         seen.declarations = {fid: plan for fid, plan in seen.declarations.items() if fid in keep}
         for step in seen.steps.steps:
             if isinstance(step, Declare) and seen.figure(step.figure).side != side:
-                step.plan, step.moved, step.acted, step.at = [], False, False, None
+                step.plan, step.progress, step.at = [], opt.Progress(first=False), None
         return seen
 
     def disguise(self, state: State, side: int, rng: random.Random) -> State:
@@ -149,18 +150,13 @@ class PasseDArmes(RuleModule):
             if fig.side == side:
                 continue
             act = next((s for s in out.steps.steps if isinstance(s, Act) and s.figure == fid), None)
-            progress = opt.Progress(act.moved, act.acted, False) if act else opt.Progress(first=False)
-            out.declarations[fid] = random_plan(out, fig, progress, rng)
+            progress = replace(act.progress, first=False) if act else opt.Progress(first=False)
+            out.declarations[fid] = random_plan(out, fig, progress, fig.tile, rng)[0]
         for step in out.steps.steps:
             if isinstance(step, Declare) and out.figure(step.figure).side != side and step.plan:
                 fig = out.figure(step.figure)
-                first = [o for o in opt.activation_options(out, fig, opt.Progress(first=False), declaring=True)
-                         if not declaration_complete(opt.after(opt.Progress(first=False), o), o)]
-                if first:
-                    o = rng.choice(first)
-                    progress = opt.after(opt.Progress(first=False), o)
-                    step.plan, step.moved, step.acted = [o.key], progress.moved, progress.acted
-                    step.at = opt.destination(o, fig.tile)
+                step.plan, step.progress, step.at = random_plan(out, fig, opt.Progress(first=False), fig.tile, rng,
+                                                                parts=len(step.plan))
         return out
 
     # --- odds ------------------------------------------------------------------------------
@@ -239,21 +235,21 @@ class PasseDArmes(RuleModule):
 
 # --- declarations ------------------------------------------------------------------------------
 
-def declaration_complete(progress: opt.Progress, option: Option) -> bool:
-    return option.action in ("end", "withdraw") or (progress.moved and progress.acted)
-
-
-def random_plan(state: State, fig: Combatant, progress: opt.Progress, rng: random.Random) -> list[str]:
-    """A legal declaration drawn at random, as the side that cannot see it might imagine one."""
-    plan, at = [], fig.tile
+def random_plan(state: State, fig: Combatant, progress: opt.Progress, at, rng: random.Random,
+                parts: int | None = None) -> tuple[list[str], opt.Progress, Any]:
+    """A legal declaration drawn at random, as the side that cannot see it might imagine one: whole, or
+    its first ``parts`` parts when it is still being made."""
+    plan: list[str] = []
     while True:
         options = opt.activation_options(state, fig, progress, at, declaring=True)
+        if parts is not None:
+            options = [o for o in options if not opt.plan_complete(opt.after(progress, o), o)] or options
         o = rng.choice(options)
         plan.append(o.key)
         progress = opt.after(progress, o)
         at = opt.destination(o, at)
-        if declaration_complete(progress, o):
-            return plan
+        if opt.plan_complete(progress, o) or len(plan) == parts:
+            return plan, progress, at
 
 
 # --- odds previews ----------------------------------------------------------------------------------

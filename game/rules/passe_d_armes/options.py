@@ -19,11 +19,21 @@ WOUNDING = ("attack", "botte")
 
 @dataclass(frozen=True)
 class Progress:
-    """How far an activation has gone: its move and its action used, and whether it has just begun."""
+    """How far an activation has gone: its move and its action used, a sprint's second move still to
+    make, and whether it has just begun."""
 
     moved: bool = False
     acted: bool = False
     first: bool = True
+    extra: bool = False
+
+    @property
+    def may_move(self) -> bool:
+        return not self.moved or self.extra
+
+    @property
+    def done(self) -> bool:
+        return self.acted and not self.may_move
 
 
 def tile_key(tile: Tile) -> str:
@@ -78,20 +88,18 @@ def walk(state: State, fig: Combatant, start: Tile, budget: float) -> space.Reac
     return space.reach(state.battlefield, start, budget, MOVES, foes)
 
 
-def move_options(state: State, fig: Combatant, reach: space.Reach, prefix: str, low: float,
-                 high: float) -> list[Option]:
-    """A move (or a sprint, ``prefix``) to every free tile whose cost lies in (``low``, ``high``]; one
-    ending on the side's own exit tile withdraws (4.4)."""
+def move_options(state: State, fig: Combatant, start: Tile) -> list[Option]:
+    """A move to every free tile within MOV; one ending on the side's own exit tile withdraws (4.4)."""
     bf = state.battlefield
+    reach = walk(state, fig, start, fig.mov)
     taken = state.occupied(but=fig.id)
     out = []
     for t in sorted(reach.cost):
-        cost = reach.cost[t]
-        if t == reach.start or t in taken or not low + space.EPS < cost <= high + space.EPS:
+        if t == start or t in taken:
             continue
         leaving = int(bf.exit_side[t[1], t[0]]) == fig.side
-        out.append(Option(f"{prefix}:{tile_key(t)}", "withdraw" if leaving else prefix, fig.id, t,
-                          path=tuple(reach.path(t)), cost=round(cost, 3)))
+        out.append(Option(f"move:{tile_key(t)}", "withdraw" if leaving else "move", fig.id, t,
+                          path=tuple(reach.path(t)), cost=round(reach.cost[t], 3)))
     return out
 
 
@@ -126,16 +134,11 @@ def activation_options(state: State, fig: Combatant, progress: Progress, at: Til
     at = fig.tile if at is None else at
     out: list[Option] = []
     held = fig.held_by is not None
-    walking = not held and not fig.knocked_down
-    sprinting = walking and not progress.acted
-    reach = None
-    if walking and (sprinting or not progress.moved):
-        reach = walk(state, fig, at, fig.mov * (2 if sprinting and not progress.moved else 1))
-    if not progress.moved:
-        if fig.knocked_down:
-            out.append(Option("stand_up", "stand_up", fig.id))
-        elif walking:
-            out += move_options(state, fig, reach, "move", 0.0, fig.mov)
+    walking = not held and (not fig.knocked_down or progress.moved)      # standing up is its move
+    if fig.knocked_down and not progress.moved:
+        out.append(Option("stand_up", "stand_up", fig.id))
+    elif walking and progress.may_move:
+        out += move_options(state, fig, at)
     if not progress.acted:
         out += attack_options(state, fig, at)
         for w in [*fig.weapons, HANDS]:
@@ -146,9 +149,8 @@ def activation_options(state: State, fig: Combatant, progress: Progress, at: Til
                 out.append(Option(f"pick:{item.id}", "pick_up", fig.id, item.tile, value=item.weapon))
         if held:
             out.append(Option("break_free", "break_free", fig.id, target=fig.held_by))
-        elif sprinting:
-            low = 0.0 if progress.moved else fig.mov
-            out += move_options(state, fig, reach, "sprint", low, low + fig.mov)
+        elif walking:
+            out.append(Option("sprint", "sprint", fig.id))
     if not declaring:
         for g in state.figures:
             if g.held_by == fig.id:
@@ -162,11 +164,23 @@ def activation_options(state: State, fig: Combatant, progress: Progress, at: Til
 
 
 def after(progress: Progress, option: Option) -> Progress:
-    """What an answer uses up: a sprint is the action and a move, standing up is the move (5.17, 5.18)."""
-    moved = progress.moved or option.action in ("move", "withdraw", "stand_up") or option.key.startswith("sprint:")
-    acted = progress.acted or option.action in ("attack", "manoeuvre", "ready", "pick_up", "break_free") \
-        or option.key.startswith("sprint:")
-    return Progress(moved, acted, first=progress.first and option.action in ("release", "propose_truce"))
+    """What an answer uses up: a sprint is the action and gives a second move (5.18); standing up is the
+    move (5.17)."""
+    a = option.action
+    moved, extra = progress.moved, progress.extra
+    if a in ("move", "withdraw"):
+        moved, extra = True, extra and not progress.moved
+    elif a == "stand_up":
+        moved = True
+    elif a == "sprint":
+        extra = True
+    acted = progress.acted or a in ("attack", "manoeuvre", "ready", "pick_up", "break_free", "sprint")
+    return Progress(moved, acted, progress.first and a in ("release", "propose_truce"), extra)
+
+
+def plan_complete(progress: Progress, option: Option) -> bool:
+    """A declaration is whole once it ends, withdraws, or has used its move and its action."""
+    return option.action in ("end", "withdraw") or progress.done
 
 
 def destination(option: Option, at: Tile) -> Tile:
