@@ -316,7 +316,7 @@ class Attack(Step):
             elif stage == "defence":
                 answer = self.take_answer()
                 if answer is None:
-                    return Decision(tgt.side, "defence", tuple(Option(d, d, tgt.id, target=att.id) for d in DEFENCES),
+                    return Decision(tgt.side, "defence", tuple(Option(d, d, tgt.id) for d in DEFENCES),
                                     figure=tgt.id, secret=True,
                                     info={"attacker": att.id, "weapon": self.weapon,
                                           "manoeuvre": self.manoeuvre or "attack"})
@@ -330,8 +330,8 @@ class Attack(Step):
                 if answer is None:
                     other = DEFENCES[1 - DEFENCES.index(self.defence)]
                     return Decision(att.side, "exploit", (Option(f"force:{other}", "force_defence", att.id,
-                                                                 target=tgt.id, value=other),
-                                                          Option("keep", "keep_exploit", att.id, target=tgt.id)),
+                                                                 value=other),
+                                                          Option("keep", "keep_exploit", att.id)),
                                     figure=att.id, info={"target": tgt.id, "defence": self.defence, "stage": "before"})
                 if answer.action == "force_defence":
                     self.defence, self.exploit_open = answer.value, False
@@ -401,10 +401,10 @@ class Attack(Step):
             self.stage = "roll_defence"
 
     def after_options(self, att: Combatant, tgt: Combatant) -> list[Option]:
-        out = [Option("reroll", "reroll", att.id, target=tgt.id)]
+        out = [Option("reroll", "reroll", att.id)]
         if tgt.defence > 0:
-            out.append(Option("ignore_protection", "ignore_protection", att.id, target=tgt.id))
-        out.append(Option("unused", "leave_exploit", att.id, target=tgt.id))
+            out.append(Option("ignore_protection", "ignore_protection", att.id))
+        out.append(Option("unused", "leave_exploit", att.id))
         return out
 
     def resolve(self, game: Game, att: Combatant, tgt: Combatant) -> None:
@@ -451,8 +451,8 @@ class Attack(Step):
             if answer is None and len(free) > 1:
                 self.stage = "effect"
                 kind = "landing" if m == "projection" else "drop"
-                return Decision(att.side, kind, tuple(Option(f"{kind}:{opt.tile_key(t)}", kind, att.id, t,
-                                                             target=tgt.id) for t in free),
+                return Decision(att.side, kind, tuple(Option(f"{kind}:{opt.tile_key(t)}", kind, att.id, t)
+                                                      for t in free),
                                 figure=att.id, info={"target": tgt.id})
             tile = answer.tile if answer is not None else free[0]
             if m == "projection":
@@ -472,7 +472,7 @@ class Attack(Step):
             return None
         answer = self.take_answer()
         if answer is None:
-            return Decision(tgt.side, "riposte", (*options, Option("no_riposte", "no_riposte", tgt.id, target=att.id)),
+            return Decision(tgt.side, "riposte", (*options, Option("no_riposte", "no_riposte", tgt.id)),
                             figure=tgt.id, info={"attacker": att.id})
         if answer.action == "no_riposte":
             game.events.append(Event("riposte_declined", {"figure": tgt.id, "attacker": att.id}, rule="5.8"))

@@ -289,7 +289,7 @@ def attack_preview(state: State, option: Option, at=None) -> Odds:
     if "none" in odds:
         o = odds["none"]
         if wounding:
-            return Odds(title, labelled(o.wounds), {"mean": o.mean, "exploit": o.exploit})
+            return Odds(title, labelled(o.wounds), {"mean": o.mean, "chances": {"exploit:attack": o.exploit}})
         return Odds(title, {"success": Fraction(1)}, {})
     details: dict[str, Any] = {}
     for d in ("dodge", "absorb"):
@@ -297,8 +297,8 @@ def attack_preview(state: State, option: Option, at=None) -> Odds:
         if wounding:
             details[d] = labelled(o.wounds)
             details[f"{d}_mean"] = o.mean
-        details[f"{d}_riposte"] = o.riposte
-    details["exploit"] = odds["dodge"].exploit
+    details["chances"] = {"riposte_if:dodge": odds["dodge"].riposte, "riposte_if:absorb": odds["absorb"].riposte,
+                          "exploit:attack": odds["dodge"].exploit}
     return Odds(title, {f"wins:{d}": odds[d].win for d in ("dodge", "absorb")}, details)
 
 
@@ -307,8 +307,9 @@ def defence_preview(state: State, attack: Attack, defence: str) -> Odds:
     att, tgt = state.figure(attack.attacker), state.figure(attack.target)
     o = predict(state, att, tgt, attack.manoeuvre)[defence]
     if attack.manoeuvre in ("", "botte"):
-        return Odds(defence, labelled(o.wounds), {"mean": o.mean, "riposte": o.riposte})
-    return Odds(defence, {"resisted": 1 - o.win, "manoeuvre_succeeds": o.win}, {"riposte": o.riposte})
+        return Odds(defence, labelled(o.wounds), {"mean": o.mean, "chances": {f"riposte_if:{defence}": o.riposte}})
+    return Odds(defence, {"resisted": 1 - o.win, "manoeuvre_succeeds": o.win},
+                {"chances": {f"riposte_if:{defence}": o.riposte}})
 
 
 def exploit_preview(state: State, attack: Attack, option: Option) -> Odds:
@@ -323,7 +324,8 @@ def exploit_preview(state: State, attack: Attack, option: Option) -> Odds:
         for dd in range(1, 11):
             n = defence_wounds(defence, attack.a_margin, net_d - dd, index, tgt.defence)
             counts[n] = counts.get(n, Fraction(0)) + Fraction(1, 10)
-        return Odds(a, labelled(dict(sorted(counts.items()))), {"riposte": exploit_chance(net_d)})
+        return Odds(a, labelled(dict(sorted(counts.items()))),
+                    {"chances": {f"riposte_if:{defence}": exploit_chance(net_d)}})
     protection = 0 if a == "ignore_protection" else tgt.defence
     if a == "reroll":
         net_d = tgt.net("reflexe" if attack.defence == "dodge" else "resister", defence=True, passe=state.turn)
@@ -331,7 +333,8 @@ def exploit_preview(state: State, attack: Attack, option: Option) -> Odds:
         for dd in range(1, 11):
             n = defence_wounds(attack.defence, attack.a_margin, net_d - dd, index, protection)
             counts[n] = counts.get(n, Fraction(0)) + Fraction(1, 10)
-        return Odds(a, labelled(dict(sorted(counts.items()))), {"riposte": exploit_chance(net_d)})
+        return Odds(a, labelled(dict(sorted(counts.items()))),
+                    {"chances": {f"riposte_if:{attack.defence}": exploit_chance(net_d)}})
     n = defence_wounds(attack.defence, attack.a_margin, attack.d_margin, index, protection)
     return Odds(a, {f"wounds:{n}": Fraction(1)}, {})
 
@@ -352,7 +355,7 @@ def path_preview(state: State, fig: Combatant, path) -> Odds | None:
 
     fails, finals = hazard_odds(fig.monitor, entries, fig.pui, net_of)
     felled = sum((p for m, p in finals.items() if m.helpless), Fraction(0))
-    return Odds("hazard", labelled(fails, "hazard_failed"), {"felled": felled})
+    return Odds("hazard", labelled(fails, "hazard_failed"), {"chances": {"felled:hazard": felled}})
 
 
 def initiative_preview(state: State) -> Odds:
