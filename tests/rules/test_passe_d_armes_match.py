@@ -16,7 +16,7 @@ from game.engine.protocol import Army
 from game.engine.save import load_match, new_match, save_match
 from game.errors import RulesError
 from game.rules.passe_d_armes.effects import Game
-from game.rules.passe_d_armes.flow import Act, Attack, Declare, EndPasse, Foresight, StartPasse
+from game.rules.passe_d_armes.flow import Act, Attack, Declare, EndPasse, StartPasse
 from game.rules.passe_d_armes.rolls import Monitor
 from game.sim import run_games
 

@@ -27,7 +27,8 @@ RIPOSTE_COST = 2.0          # what a riposte is expected to cost, in boxes
 HAZARD_COST = 3.0
 BLADE_COST = 1.5            # a shooter standing next to an enemy blade
 APPROACH = 0.1
-GUN_TILES = 8               # move tiles a gunner weighs its shots from
+GUN_TILES = 6               # move tiles a gunner weighs its shots from
+SIGHTED = 2                 # enemies, nearest first, it weighs an attack on from a tile it may move to
 GUN_DISTANCE = 0.6          # a gunner closes in to this part of its range
 KNOCKED_DOWN_COST = 0.5     # standing up is worth this much over lying there
 REARM = 0.3                 # a weapon back in hand, per point of its index
@@ -92,10 +93,10 @@ class PasseAI:
         return value * (1 + self.threat(state, att, tgt))
 
     def best_attack_from(self, state: State, me: Combatant, tile) -> float:
+        """The best attack open from ``tile`` on one of the nearest enemies (a gun sights a few only)."""
         best = 0.0
-        for g in opt.enemies(state, me):
-            if not g.active:
-                continue
+        foes = sorted((g for g in opt.enemies(state, me) if g.active), key=lambda g: space.distance(tile, g.tile))
+        for g in foes[:SIGHTED]:
             if opt.in_reach(state, me.in_hand, tile, g.tile):
                 best = max(best, self.attack_value(state, me, g, "", tile) * (1 + self.threat(state, me, g)))
         return best

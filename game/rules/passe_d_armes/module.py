@@ -14,7 +14,6 @@ from ...engine import space
 from ...engine.battlefield import Battlefield
 from ...engine.decision import Option
 from ...engine.deploy import deploy
-from ...engine.dice import Dice
 from ...engine.protocol import Army, FigureView, Odds, Outcome, Panel, RuleModule, Words
 from ...errors import RulesError
 from . import options as opt
