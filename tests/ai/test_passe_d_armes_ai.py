@@ -14,6 +14,7 @@ from game.rules.passe_d_armes.effects import Game
 from game.rules.passe_d_armes.flow import Act, Attack, EndPasse, StartPasse
 from game.rules.passe_d_armes.odds import attack_odds
 from game.rules.passe_d_armes.rolls import Monitor
+from game.rules.passe_d_armes.state import weapon
 
 from tests.rules.passe_d_armes_helpers import RULES, Driver, field, fighter, state_of
 
@@ -29,21 +30,23 @@ def test_the_ai_is_the_modules_tactical_player():
     assert isinstance(make_player("tactical", "passe_d_armes", 3), PasseAI)
 
 
+def defence_case(attacker: str, defender: str, tiles) -> tuple:
+    """The defender's AI answer to ``attacker``'s attack, and the mean wounds of each defence."""
+    st = state_of(fighter(attacker, 0, tiles[0]), fighter(defender, 1, tiles[1]))
+    Driver(st, []).run(Attack(attacker, defender))
+    att, tgt = st.figure(attacker), st.figure(defender)
+    w = weapon(att.in_hand)
+    means = {d: attack_odds(att.net(w["skill"], attack=True), w["index"], d, tgt.net(skill, defence=True),
+                            tgt.defence).mean
+             for d, skill in (("dodge", "reflexe"), ("absorb", "resister"))}
+    return ask(st), means
+
+
 def test_a_quick_fencer_dodges_a_rifle_and_a_tough_brawler_absorbs_a_sword_cane_by_expected_wounds():
-    st = state_of(fighter("shooter", 0, (1, 1)), fighter("fencer", 1, (9, 1)))
-    Driver(st, []).run(Attack("shooter", "fencer"))
-    fencer, shooter = st.figure("fencer"), st.figure("shooter")
-    dodge = attack_odds(shooter.net("tir", attack=True), 4, "dodge", fencer.net("reflexe", defence=True), 1)
-    absorb = attack_odds(shooter.net("tir", attack=True), 4, "absorb", fencer.net("resister", defence=True), 1)
-    assert dodge.mean < absorb.mean
-    assert ask(st) == "dodge"
-    st = state_of(fighter("fencer", 0, (4, 4)), fighter("brawler", 1, (5, 4)))
-    Driver(st, []).run(Attack("fencer", "brawler"))
-    brawler, fencer = st.figure("brawler"), st.figure("fencer")
-    dodge = attack_odds(fencer.net("escrime", attack=True), 2, "dodge", brawler.net("reflexe", defence=True), 2)
-    absorb = attack_odds(fencer.net("escrime", attack=True), 2, "absorb", brawler.net("resister", defence=True), 2)
-    assert absorb.mean < dodge.mean
-    assert ask(st) == "absorb"
+    answer, means = defence_case("shooter", "fencer", ((1, 1), (9, 1)))
+    assert means["dodge"] < means["absorb"] and answer == "dodge"
+    answer, means = defence_case("fencer", "brawler", ((4, 4), (5, 4)))
+    assert means["absorb"] < means["dodge"] and answer == "absorb"
 
 
 def test_an_attack_exploit_forces_the_worse_defence_when_the_scores_differ_by_two():

@@ -316,24 +316,16 @@ def exploit_preview(state: State, attack: Attack, option: Option) -> Odds:
     tgt = state.figure(attack.target)
     index = weapon(attack.weapon)["index"]
     a = option.action
-    if a in ("force_defence", "keep_exploit"):
+    protection = 0 if a == "ignore_protection" else tgt.defence
+    if a in ("force_defence", "keep_exploit", "reroll"):        # one defence roll still to come
         defence = option.value if a == "force_defence" else attack.defence
         net_d = tgt.net("reflexe" if defence == "dodge" else "resister", defence=True, passe=state.turn)
         counts: dict[int, Fraction] = {}
         for dd in range(1, 11):
-            n = defence_wounds(defence, attack.a_margin, net_d - dd, index, tgt.defence)
+            n = defence_wounds(defence, attack.a_margin, net_d - dd, index, protection)
             counts[n] = counts.get(n, Fraction(0)) + Fraction(1, 10)
         return Odds(a, labelled(dict(sorted(counts.items()))),
                     {"chances": {f"riposte_if:{defence}": exploit_chance(net_d)}})
-    protection = 0 if a == "ignore_protection" else tgt.defence
-    if a == "reroll":
-        net_d = tgt.net("reflexe" if attack.defence == "dodge" else "resister", defence=True, passe=state.turn)
-        counts = {}
-        for dd in range(1, 11):
-            n = defence_wounds(attack.defence, attack.a_margin, net_d - dd, index, protection)
-            counts[n] = counts.get(n, Fraction(0)) + Fraction(1, 10)
-        return Odds(a, labelled(dict(sorted(counts.items()))),
-                    {"chances": {f"riposte_if:{attack.defence}": exploit_chance(net_d)}})
     n = defence_wounds(attack.defence, attack.a_margin, attack.d_margin, index, protection)
     return Odds(a, {f"wounds:{n}": Fraction(1)}, {})
 
