@@ -148,6 +148,8 @@ def test_p12b_a_manoeuvre_exploit_succeeds_without_a_defence_roll_and_without_ri
     d = Driver(st, [1], ["dodge"]).run(Attack("louis", "guard", "desarmement"))
     assert dice_faces(d) == [("louis", 1, 3, True)]
     assert d.waiting.kind == "drop"
+    st.steps.resume(d.waiting.options[0], Game(st, d.dice), lambda g: False)
+    assert st.steps.waiting is None and st.figure("guard").in_hand == "hands"     # disarmed, and no riposte
 
 
 def test_p12c_a_lost_manoeuvre_has_no_effect():

@@ -41,8 +41,10 @@ def module_sources():
 
 @pytest.fixture(autouse=True)
 def module_words_restored():
+    """Each test starts with the window's words alone, whatever module an earlier test played."""
     from game.ui import i18n
     saved = dict(i18n._module)
+    i18n._module.clear()
     yield
     i18n._module.clear()
     i18n._module.update(saved)

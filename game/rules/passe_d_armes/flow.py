@@ -28,9 +28,7 @@ def plan_words(state: State, plan: list[str]) -> list:
         kind, _, rest = key.partition(":")
         if kind == "move":
             out += [kind, [int(v) for v in rest.split(",")]]
-        elif kind in ("attack", "ready"):
-            out += [kind, rest]
-        elif kind in data()["manoeuvres"]:
+        elif kind in ("attack", "ready") or kind in data()["manoeuvres"]:
             out += [kind, rest]
         elif kind == "pick":
             item = next((i for i in state.items if i.id == rest), None)

@@ -14,7 +14,7 @@ from ...engine import space
 from ...engine.battlefield import Battlefield
 from ...engine.decision import Option
 from ...engine.deploy import deploy
-from ...engine.protocol import Army, FigureView, Odds, Outcome, Panel, RuleModule, Words
+from ...engine.protocol import Army, FigureView, ObjectView, Odds, Outcome, Panel, RuleModule, Words
 from ...errors import RulesError
 from . import options as opt
 from . import views
@@ -127,6 +127,10 @@ class PasseDArmes(RuleModule):
 
     def panels(self, state: State, viewer: int | None) -> list[Panel]:
         return views.panels(state, viewer)
+
+    def objects(self, state: State, viewer: int | None) -> list[ObjectView]:
+        """Weapons lying where a disarm dropped them, named by their weapon."""
+        return [ObjectView(i.id, i.weapon, (i.tile,)) for i in state.items]
 
     def observe(self, state: State, side: int) -> State:
         """Declarations are the only secret (5.1 b): the other side's are dropped unless this side has
