@@ -29,19 +29,22 @@ OFFERED = re.compile(r'\bOption\(\s*f?"[^"]*",\s*"([a-z_]+)"')
 POSED = re.compile(r'\bDecision\(\s*[^,()]+,\s*"([a-z_]+)"|\bsub = \{"kind": "([a-z_]+)"')
 
 
-def rules_source(rules: str = "") -> str:
-    """The source of every rule module, or of the module ``rules`` alone."""
-    return "\n".join(path.read_text() for path in (ROOT / "game" / "rules" / rules).rglob("*.py"))
+def module_sources():
+    """Each registered module with its own source: a module's words are looked up in its own table."""
+    for rid in rule_names():
+        module = get_rules(rid)
+        yield module, "\n".join(path.read_text() for path in module.folder.rglob("*.py"))
 
 
-def unworded(pattern: re.Pattern, has_words) -> list[str]:
-    """What each module's source names by ``pattern`` and its words (with the window's) do not word."""
-    out = []
-    for rules in rule_names():
-        use_rules(get_rules(rules))
-        found = {m if isinstance(m, str) else next(x for x in m if x) for m in pattern.findall(rules_source(rules))}
-        out += sorted(f"{rules}: {name}" for name in found if not has_words(name))
-    return out
+@pytest.fixture(autouse=True)
+def module_words_restored():
+    """Each test starts with the window's words alone, whatever module an earlier test played."""
+    from game.ui import i18n
+    saved = dict(i18n._module)
+    i18n._module.clear()
+    yield
+    i18n._module.clear()
+    i18n._module.update(saved)
 
 
 def played(rules: str, seed: int):
@@ -62,19 +65,31 @@ def games():
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_every_event_kind_a_rule_module_emits_has_a_sentence(lang):
     set_language(lang)
-    kinds = set(EMITTED.findall(rules_source()))
+    kinds, missing = set(), []
+    for module, source in module_sources():
+        use_rules(module)
+        found = set(EMITTED.findall(source))
+        kinds |= found
+        missing += sorted(f"{module.id}: {k}" for k in found - {"dice"}
+                          if not any(has(f"log.{k}{v}") for v in ("", ".b", ".c")))
     assert len(kinds) > 40
-    assert unworded(EMITTED, lambda k: k == "dice" or any(has(f"log.{k}{v}") for v in ("", ".b", ".c"))) == []
+    assert missing == []
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_every_action_and_decision_kind_a_rule_module_offers_has_a_label(lang):
     set_language(lang)
-    actions = set(OFFERED.findall(rules_source()))
-    kinds = {a or b for a, b in POSED.findall(rules_source())}
+    actions, kinds, unlabelled = set(), set(), []
+    for module, source in module_sources():
+        use_rules(module)
+        offered = set(OFFERED.findall(source))
+        posed = {a or b for a, b in POSED.findall(source)}
+        actions |= offered
+        kinds |= posed
+        unlabelled += sorted(f"{module.id}: action {a}" for a in offered if not has(f"action.{a}"))
+        unlabelled += sorted(f"{module.id}: kind {k}" for k in posed if not has(f"kind.{k}"))
     assert len(actions) > 40 and len(kinds) > 15
-    assert unworded(OFFERED, lambda a: has(f"action.{a}")) == []
-    assert unworded(POSED, lambda k: has(f"kind.{k}")) == []
+    assert unlabelled == []
 
 
 ROLLED = re.compile(r'''(?:\.roll|\.test|\.passes|_dice_event|\bev\.dice)\(\s*[^,()"]+,\s*(?:[^,()"]+(?:\([^()]*\))?[^,()"]*,\s*)?'''
@@ -86,17 +101,18 @@ ACTION_TUPLE = re.compile(r'^[A-Z_]*(?:ACTIONS|ATTACKS) = \(([^)]*)\)', re.M)
 def test_every_dice_purpose_and_listed_action_of_a_rule_module_has_words(lang):
     """Rolls a short game may never make (a critical wound's location, a sixth fatigue point) still read."""
     set_language(lang)
-    purposes = {a or b for a, b in ROLLED.findall(rules_source())}
-    actions = {a for group in ACTION_TUPLE.findall(rules_source()) for a in re.findall(r'"([a-z_]+)"', group)}
+    purposes, actions, wordless = set(), set(), []
+    for module, source in module_sources():
+        use_rules(module)
+        rolled = {a or b for a, b in ROLLED.findall(source)}
+        listed = {a for group in ACTION_TUPLE.findall(source) for a in re.findall(r'"([a-z_]+)"', group)}
+        purposes |= rolled
+        actions |= listed
+        wordless += sorted(f"{module.id}: purpose {p}" for p in rolled if not has(f"purpose.{p}"))
+        wordless += sorted(f"{module.id}: action {a}" for a in listed if not has(f"action.{a}"))
     assert {"severity", "critical_location", "first_speaker_roll_off", "trap", "wound"} <= purposes
     assert "throw" in actions
-    assert unworded(ROLLED, lambda p: has(f"purpose.{p}")) == []
-    missing = []
-    for rules in rule_names():
-        use_rules(get_rules(rules))
-        listed = {a for group in ACTION_TUPLE.findall(rules_source(rules)) for a in re.findall(r'"([a-z_]+)"', group)}
-        missing += sorted(f"{rules}: {a}" for a in listed if not has(f"action.{a}"))
-    assert missing == []
+    assert wordless == []
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
