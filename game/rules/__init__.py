@@ -5,6 +5,7 @@ from ..engine.registry import register, rules_ids, rules_named
 
 register("eisdrachen", "game.rules.eisdrachen:Eisdrachen")
 register("kolaps", "game.rules.kolaps:Kolaps")
+register("mordgrave", "game.rules.mordgrave:Mordgrave")
 
 
 def names() -> list[str]:
