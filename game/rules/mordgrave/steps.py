@@ -214,6 +214,17 @@ def finish(game: Game, f: Figure) -> None:
     game.events.append(Event("activation_end", {"figure": f.id}, rule="3.5"))
 
 
+@dataclass
+class Finish(Step):
+    """The end of a figure's activation, once its second action is resolved."""
+
+    figure: str
+
+    def run(self, game: Game) -> Decision | None:
+        finish(game, game.state.figure(self.figure))
+        return None
+
+
 def act(game: Game, g: Group, o: Option) -> None:
     """Carry out one answer of the phase: pick a figure, hand over, or one of the current figure's actions."""
     st = game.state
@@ -233,7 +244,7 @@ def act(game: Game, g: Group, o: Option) -> None:
     concentrating = f.first == "concentrate"
     if f.actions >= 2:
         g.current = None
-        finish(game, f)
+        st.steps.push(Finish(f.id))         # after the action's resolution, pushed on top of it
     if a in ("move", "run"):
         touching = {e.id for e in enemies_touching(st, f)}
         frm, f.tile = f.tile, o.tile
