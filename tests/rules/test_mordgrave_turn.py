@@ -219,3 +219,11 @@ def test_games_reach_an_end_with_every_die_in_a_dice_event():
     assert m.outcome is not None
     rolled = sum(len(e.data["faces"]) for e in m.log if e.kind == "dice")
     assert rolled == m.dice.count
+
+
+def test_a_figure_with_nothing_left_but_ending_is_not_asked():
+    st = match_state([entry("A", (0, 0), "chief")], [entry("B", (19, 19), "chief")])
+    answer(st, "roll", [15])
+    events = answer(st, "stay")
+    assert st.figure("A").done and of(events, "activation_end")
+    assert RULES.pending(st).figure == "B"

@@ -197,9 +197,14 @@ class RunGroup(Step):
                                 info={"turn": st.turn, "leader": g.leader})
             start(game, g, only)
             current = only
-        return Decision(current.side, "action", action_options(st, current, len(waiting) > 1),
-                        figure=current.id, info={"turn": st.turn, "action": current.actions + 1,
-                                                 "leader": g.leader})
+        options = action_options(st, current, len(waiting) > 1)
+        if len(options) == 1:               # nothing left to do but end: no question to ask
+            g.current = None
+            finish(game, current)
+            st.steps.push(RunGroup())
+            return None
+        return Decision(current.side, "action", options, figure=current.id,
+                        info={"turn": st.turn, "action": current.actions + 1, "leader": g.leader})
 
 
 def start(game: Game, g: Group, f: Figure) -> None:
