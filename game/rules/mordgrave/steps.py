@@ -88,7 +88,8 @@ def begin_group(game: Game, side: int, leader: Figure | None) -> None:
         eligible = [g.id for g in in_bubble(st, leader)]
         leader.activated = True
         st.group = Group(side, leader.id, leader.tile, [leader.id] + eligible)
-        game.events.append(ev.phase("leader", "3.2", side=side, leader=leader.id, eligible=eligible))
+        facts = {"eligible": eligible} if eligible else {}
+        game.events.append(ev.phase("leader", "3.2", side=side, leader=leader.id, **facts))
     else:
         st.group = Group(side, None, None, [f.id for f in st.living(side) if not f.activated])
         game.events.append(ev.phase("troops", "3.2", side=side))
