@@ -32,6 +32,14 @@ def rules_source() -> str:
     return "\n".join(path.read_text() for path in (ROOT / "game" / "rules").rglob("*.py"))
 
 
+def each_module():
+    """(source, module) for every registered module, its words in use while the caller looks at it."""
+    for rules in rule_names():
+        module = get_rules(rules)
+        use_rules(module)
+        yield "\n".join(path.read_text() for path in module.folder.rglob("*.py")), module
+
+
 def played(rules: str, seed: int):
     """A short battle between random players: the events and decisions a real game produces."""
     match = new_match(MAP, rules, seed, max_turns=3)
@@ -50,9 +58,9 @@ def games():
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_every_event_kind_a_rule_module_emits_has_a_sentence(lang):
     set_language(lang)
-    kinds = set(EMITTED.findall(rules_source()))
-    assert len(kinds) > 40
-    missing = sorted(k for k in kinds - {"dice"} if not any(has(f"log.{k}{v}") for v in ("", ".b", ".c")))
+    assert len(set(EMITTED.findall(rules_source()))) > 40
+    missing = sorted(f"{m.id}: {k}" for source, m in each_module() for k in set(EMITTED.findall(source)) - {"dice"}
+                     if not any(has(f"log.{k}{v}") for v in ("", ".b", ".c")))
     assert missing == []
 
 
@@ -62,8 +70,9 @@ def test_every_action_and_decision_kind_a_rule_module_offers_has_a_label(lang):
     actions = set(OFFERED.findall(rules_source()))
     kinds = {a or b for a, b in POSED.findall(rules_source())}
     assert len(actions) > 40 and len(kinds) > 15
-    assert sorted(a for a in actions if not has(f"action.{a}")) == []
-    assert sorted(k for k in kinds if not has(f"kind.{k}")) == []
+    for source, m in each_module():
+        assert sorted(a for a in set(OFFERED.findall(source)) if not has(f"action.{a}")) == [], m.id
+        assert sorted(k for k in {a or b for a, b in POSED.findall(source)} if not has(f"kind.{k}")) == [], m.id
 
 
 ROLLED = re.compile(r'''(?:\.roll|\.test|\.passes|_dice_event)\(\s*[^,()"]+,\s*(?:[^,()"]+(?:\([^()]*\))?[^,()"]*,\s*)?'''
@@ -79,8 +88,10 @@ def test_every_dice_purpose_and_listed_action_of_a_rule_module_has_words(lang):
     actions = {a for group in ACTION_TUPLE.findall(rules_source()) for a in re.findall(r'"([a-z_]+)"', group)}
     assert {"severity", "critical_location", "first_speaker_roll_off", "trap", "wound"} <= purposes
     assert "throw" in actions
-    assert sorted(p for p in purposes if not has(f"purpose.{p}")) == []
-    assert sorted(a for a in actions if not has(f"action.{a}")) == []
+    for source, m in each_module():
+        assert sorted(p for p in {a or b for a, b in ROLLED.findall(source)} if not has(f"purpose.{p}")) == [], m.id
+        assert sorted(a for group in ACTION_TUPLE.findall(source) for a in re.findall(r'"([a-z_]+)"', group)
+                      if not has(f"action.{a}")) == [], m.id
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
@@ -88,6 +99,7 @@ def test_a_played_game_reads_as_sentences_with_every_dice_purpose_named(games, l
     set_language(lang)
     for matches in games.values():
         for match in matches:
+            use_rules(match.rules)
             names = {f.id: f.name for f in match.rules.figures(match.state, None)}
             for e in match.log:
                 if e.kind == "dice":
