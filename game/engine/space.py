@@ -332,3 +332,33 @@ def blast(bf: Battlefield, centre: Tile, radius: float, tiles: Iterable[Tile]) -
 
 def direction_line(start: Tile, direction: tuple[int, int], n: int) -> list[Tile]:
     return [(start[0] + direction[0] * k, start[1] + direction[1] * k) for k in range(1, n + 1)]
+
+
+# --- triangular templates (a breath weapon's cone) -------------------------------
+
+def triangle_template(bf: Battlefield, origin: Tile, aim: Tile, length: float, half_width: float) -> list[Tile]:
+    """Tiles under an isosceles triangle whose tip is at the centre of ``origin`` and whose axis points at
+    the centre of ``aim``: ``length`` pas long, ``half_width`` pas either side of the axis at its far end.
+
+    A tile is under it when its centre lies at t along the axis and s across it with 0 < t <= length and
+    s <= t * half_width / length (edges count), and ``origin`` sees it. Work is bounded by the triangle's
+    area, whatever the map size. Sorted by distance along the axis, then across, then by tile.
+    """
+    dx, dy = aim[0] - origin[0], aim[1] - origin[1]
+    norm = math.hypot(dx, dy)
+    if norm == 0:
+        return []
+    ux, uy = dx / norm, dy / norm
+    slope = half_width / length
+    reach_out = int(math.ceil(math.hypot(length, half_width)))
+    ox, oy = origin
+    found = []
+    for y in range(max(0, oy - reach_out), min(bf.height, oy + reach_out + 1)):
+        for x in range(max(0, ox - reach_out), min(bf.width, ox + reach_out + 1)):
+            cx, cy = x - ox, y - oy
+            t = cx * ux + cy * uy
+            s = abs(cx * uy - cy * ux)
+            if EPS < t <= length + EPS and s <= t * slope + EPS:
+                found.append((t, s, (x, y)))
+    found.sort(key=lambda f: (round(f[0], 9), round(f[1], 9), f[2][1], f[2][0]))
+    return [tile for _, _, tile in found if line_of_sight(bf, origin, tile)]
