@@ -342,7 +342,7 @@ class SetupScene:
                 name_w = col - ui.s(36) - len(keys) * (cw + ui.s(4))
                 ui.text(surface, figure_label(fig), (x + ui.s(8), y + ui.s(3)), 18, TEXT, max_width=name_w - ui.s(8))
                 for j, key in enumerate(keys):
-                    value = str(fig[key])
+                    value = str(fig[key]) if key in fig else "—"     # a field the module offers, not set yet
                     ui.button(surface, (x + name_w + j * (cw + ui.s(4)), y, cw, ui.s(22)),
                               tr(f"term.{value}", value), lambda s=army.side, k=i, c=key: self.cycle(s, k, c),
                               size=15, tooltip=tr("setup.cycle", what=tr(f"term.{key}", key)))

@@ -5,6 +5,7 @@ import json
 
 import pygame
 
+from game.rules import names as rule_names
 from game.ui.battle import BattleScene
 from game.ui.scenes import MenuScene, SettingsScene, SetupScene
 from game.ui.settings import Settings, settings_path
@@ -137,3 +138,19 @@ def test_versus_ai_lets_the_player_pick_a_side_and_the_army_panel_says_which_one
     click(app, button_at(app, "Start"))
     battle = app.scene
     assert isinstance(battle, BattleScene) and battle.human_side == 1 and set(battle.ai_players) == {0}
+
+
+def test_new_battle_shows_the_armies_of_every_rule_system_picked(app, home):
+    """Found by the long monkey: picking Mordgrave stopped every frame of New battle with KeyError,
+    its roster offering fields (a second weapon, a shield) a figure does not have yet."""
+    app.push(MenuScene(app))
+    steps(app, 1)
+    for name in rule_names():
+        click(app, button_at(app, "New battle"))
+        setup = app.scene
+        click(app, button_at(app, setup.rules_titles[name]))
+        steps(app, 2)
+        assert setup.rules == name and setup.armies, (name, setup.error)
+        shot(app, f"setup_{name}.png")
+        click(app, button_at(app, "Back"))
+        assert isinstance(app.scene, MenuScene)
