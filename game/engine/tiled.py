@@ -112,6 +112,7 @@ MAX_ALL_IMAGE_TILES = 262_144    # the same, for all tilesets together
 MAX_OBJECTS = 10_000
 MAX_PROPERTIES = 50_000
 MAX_POINTS = 20_000              # polygon and polyline points of all objects
+MAX_HAZARDS = 256                # different hazard names (four are known; the rest get a warning)
 MAX_TILE_PX = 4_096              # tile width or height, in pixels
 MAX_IMAGE_PX = 1 << 20           # image width or height declared by a tileset, in pixels
 MAX_PICTURE_PIXELS = 1 << 26     # pixels of one picture the window would load (8192 × 8192)
@@ -1384,6 +1385,8 @@ class _Loader:
         for code, name in codes.items():
             if name == hazard:
                 return code
+        if len(codes) >= MAX_HAZARDS:
+            raise MapError(self.file, f"its tiles and objects name more than {MAX_HAZARDS} different hazards")
         code = max(codes) + 1
         codes[code] = hazard
         return code

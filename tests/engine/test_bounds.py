@@ -260,3 +260,14 @@ def test_a_save_with_more_answers_than_any_game_is_refused_before_replaying(tmp_
     path.write_text(json.dumps(dict(good_save, answers=["x"] * 200_001)))
     outcome = run_limited(load_save, path, cpu_s=CPU_S, memory_mb=MEMORY_MB)
     assert outcome.ok and "no game has more than 200,000" in outcome.value, outcome
+
+
+def test_a_map_naming_more_hazards_than_a_tile_can_hold_is_refused_by_name(tmp_path):
+    """Each hazard name gets a code in a 16-bit array: a map of thousands of names must not overflow it."""
+    ts = ('<tileset firstgid="1" name="t" tilewidth="16" tileheight="16">' + "".join(
+        f'<tile id="{i}"><properties><property name="hazard" value="h{i}"/></properties></tile>' for i in range(300))
+        + "</tileset>")
+    data = ",".join(str(1 + i % 300) for i in range(64 * 64))
+    body = f'<layer name="g" width="64" height="64"><data encoding="csv">{data}</data></layer>'
+    result = check(hostile.write(tmp_path, "hazards.tmx", hostile.tmx(64, 64, body, ts)))
+    assert "more than 256 different hazards" in result["refused"]
