@@ -11,10 +11,13 @@ def printable(text, limit: int | None = None) -> str:
     names or JSON escapes) written as escapes, control characters as spaces, at most ``limit``
     characters (the middle elided)."""
     text = str(text)
+    if limit is not None and len(text) > 4 * limit:
+        text = text[:2 * limit] + text[-2 * limit:]          # the ends are all that can be shown
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    text = "".join(" " if unicodedata.category(c) in ("Cc", "Cs") else c for c in text)
     if limit is not None and len(text) > limit:
         text = f"{text[:limit * 2 // 3]}…{text[-(limit // 3) + 1:]}"
-    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return "".join(" " if unicodedata.category(c) in ("Cc", "Cs") else c for c in text)
+    return text
 
 
 class EscarmoucheError(Exception):

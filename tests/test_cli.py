@@ -179,3 +179,9 @@ def test_a_seed_too_large_for_a_save_is_refused_as_a_flag(capsys):
     with pytest.raises(SystemExit) as exit_:
         main([*SIM, "--seed", "9" * 40])
     assert exit_.value.code == 2 and "too large" in one_line(capsys.readouterr().err)
+
+
+def test_a_map_name_that_cannot_be_a_file_is_one_line_exit_2(capsys):
+    for name, reason in (("m" * 10_000, "name too long"), ("/dev/zero", "is a device"), ("a\x00b", "no file can have")):
+        assert main([*SIM[:1], "--map", name, *SIM[3:]]) == 2
+        assert reason in one_line(capsys.readouterr().err), name

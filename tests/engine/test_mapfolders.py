@@ -79,3 +79,27 @@ def test_find_map_takes_a_path_or_the_name_of_a_map_in_a_maps_folder_from_any_wo
     assert find_map("nowhere") is None
     assert find_map("") is None
     assert find_map("bad\0name") is None
+
+
+def test_odd_maps_in_the_users_folder_are_listed_with_a_printable_reason_never_a_crash(tmp_path, monkeypatch):
+    """Found by the reliability harness: a JSON map whose properties were not a list, or whose
+    width was a record, stopped the New battle screen; a name with a lone surrogate could not be
+    drawn; a FIFO or a huge file would have been read whole."""
+    monkeypatch.setenv("ESCARMOUCHE_HOME", str(tmp_path))
+    user = tmp_path / "data" / "maps"
+    user.mkdir(parents=True)
+    (user / "props.json").write_text(json.dumps({"type": "map", "properties": 5, "width": {}, "height": [1]}))
+    (user / "named.tmj").write_text(json.dumps({"type": "map", "width": 4, "height": 4, "properties": [
+        {"name": "name", "value": "a\ud800b\x00c" + "z" * 500}, {"name": "cm_per_tile", "value": "inf"}]}))
+    (user / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    os.mkfifo(user / "pipe.tmx")
+    with open(user / "huge.tmx", "wb") as f:
+        f.truncate(11 * 1024 * 1024)
+    entries = {e.path.name: e for e in list_maps() if not e.shipped}
+    assert entries["props.json"].size == (0, 0) and not entries["props.json"].error
+    named = entries["named.tmj"]
+    named.name.encode("utf-8")
+    assert len(named.name) <= 80 and "\x00" not in named.name and named.cm_per_tile == 2.5
+    assert "larger than" in entries["huge.tmx"].error
+    assert "pipe.tmx" not in entries                    # not a regular file: not a map
+    assert find_map("m" * 10_000) is None and find_map("a\x00b") is None
