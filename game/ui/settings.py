@@ -80,7 +80,7 @@ class Settings:
             if data.get("ai_speed") in AI_SPEEDS:
                 s.ai_speed = data["ai_speed"]
             if float(data.get("ui_scale", 1.0)) in UI_SCALES:
-                s.ui_scale = float(data["ui_scale"])
+                s.ui_scale = float(data.get("ui_scale", 1.0))
             if data.get("volume") in VOLUMES and not isinstance(data.get("volume"), bool):
                 s.volume = int(data["volume"])
             if data.get("animations") in ANIMATIONS:
