@@ -75,9 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--frames", type=_positive, metavar="N",
                       help="close the window after N frames (for scripts and checks)")
     play.add_argument("--screenshot", metavar="FILE", help="save the last frame as a PNG picture")
-    play.add_argument("--freeze", choices=ANIMATIONS, metavar="ANIMATION",
+    play.add_argument("--freeze", choices=(*ANIMATIONS, "miss"), metavar="ANIMATION",
                       help="stop in the middle of the first animation of that kind, within --frames "
-                           f"({', '.join(ANIMATIONS)}), to take its --screenshot")
+                           f"({', '.join(ANIMATIONS)}, or miss: a shot that misses), to take its --screenshot")
 
     sim = sub.add_parser("sim", help="play AI against AI without a window",
                          description="Play AI against AI without a window and print what happened.")

@@ -158,10 +158,15 @@ def start_battle(app: App, map_path, rules_name: str, mode: str, seed: int | Non
 
 
 def frozen(app: App, kind: str) -> bool:
-    """``--freeze``: an animation of that kind is at its middle (the dice once they have settled)."""
+    """``--freeze``: an animation of that kind is at its middle (a roll that needs a score, once settled)."""
     timeline = getattr(app.scene, "timeline", None)
-    point = 0.9 if kind == "dice" else 0.5
-    return timeline is not None and any(c.progress(timeline.clock) >= point for c in timeline.playing(kind))
+    if timeline is None:
+        return False
+    point = {"dice": 0.9, "miss": 0.8}.get(kind, 0.5)      # a settled roll; a miss once past its target
+    clips = timeline.playing("shot" if kind == "miss" else kind)
+    if kind in ("miss", "dice"):
+        clips = [c for c in clips if (not c.data["hit"] if kind == "miss" else "needed" in c.data)]
+    return any(c.progress(timeline.clock) >= point for c in clips)
 
 
 def run(options: dict) -> int:

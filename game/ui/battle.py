@@ -349,12 +349,17 @@ class BattleScene(BattleDrawing):
             if abs(gx - cx) + abs(gy - cy) < 0.05 or self.view.centre == (cx, cy):
                 self.camera_goal = None
 
-    def look_at(self, point: tuple[float, float]) -> None:
-        """Glide the camera to a point of the map when it is off the screen (or at its very edge)."""
+    def look_at(self, point: tuple[float, float], glide: bool = True) -> None:
+        """Bring a point of the map into view when it is off the screen (or at its very edge): the camera
+        glides there, or jumps when nothing is animated."""
         x, y = self.view.to_screen(*point)
         margin = int(self.view.cell)
         if not self.map_rect.inflate(-2 * margin, -2 * margin).collidepoint(x, y):
             self.camera_goal = point
+            if not glide:
+                self.view.centre = point
+                self.view.pan_pixels(0, 0)
+                self.camera_goal = None
 
     def click_tile(self, tile) -> None:
         d = self.decision
@@ -547,7 +552,7 @@ class BattleScene(BattleDrawing):
         f = self.figure(o.figure) if o is not None and o.figure is not None else None
         at = self.drawn_at(f) if f is not None and f.alive else None
         if at is not None and self.app.settings.camera_follow:
-            self.look_at(at)
+            self.look_at(at, glide=self.app.settings.animations != "off")
 
     def finish_handover(self) -> None:
         self.timeline.cut()     # what the last player was shown goes with them

@@ -38,7 +38,8 @@ def _star(surface: pygame.Surface, at, radius: float, colour, points: int = 8, t
 
 
 def draw_effects(surface: pygame.Surface, view, timeline: Timeline) -> None:
-    """Every clip playing now that draws over the map (walks, wounds and deaths are the figures' own)."""
+    """Every clip playing now that draws over the map (a walk's way ahead; wounds and deaths are drawn
+    on the figures themselves)."""
     clock = timeline.clock
     cell = view.cell
     for c in timeline.playing():
@@ -78,22 +79,32 @@ def _lunge(surface, view, c: Clip, t: float, cell: float) -> None:
 
 
 def _throw(surface, view, c: Clip, t: float, cell: float) -> None:
-    (fx, fy), (ax, ay), (lx, ly) = c.data["from"], c.data["aim"], c.data["lands"]
-    bounces = (ax, ay) != (lx, ly)
+    """The grenade flies in an arc (its flight so far dotted, its shadow on the ground), then bounces."""
+    bounces = c.data["aim"] != c.data["lands"]
     flight = 0.7 if bounces else 1.0
-    if t < flight:      # the arc to the aimed tile, high in proportion to its length
-        k = t / flight
-        x, y = fx + (ax - fx) * k, fy + (ay - fy) * k
-        height = math.hypot(ax - fx, ay - fy) * 0.35 * 4 * k * (1 - k)
-    else:               # then it bounces along the ground to where it comes to rest
-        k = (t - flight) / (1 - flight)
-        x, y = ax + (lx - ax) * k, ay + (ly - ay) * k
-        height = 0.35 * abs(math.sin(math.pi * 2 * k)) * (1 - k)
+    for k in range(0, int(min(t, flight) / flight * 12)):       # the arc so far
+        x, y, h = _airborne(c, k / 12 * flight, flight)
+        sx, sy = view.to_screen(x, y)
+        pygame.draw.circle(surface, (230, 230, 210), (sx, sy - int(h * cell)), max(1, int(cell / 16)))
+    x, y, height = _airborne(c, t, flight)
     ground = view.to_screen(x, y)
-    _glow(surface, ground, cell * 0.12, (0, 0, 0), 120)
+    _glow(surface, ground, cell * 0.16, (0, 0, 0), 120)
     air = (ground[0], ground[1] - int(height * cell))
-    pygame.draw.circle(surface, (40, 55, 35), air, max(2, int(cell * 0.12)))
-    pygame.draw.circle(surface, (200, 210, 180), air, max(2, int(cell * 0.12)), 1)
+    size = max(3, int(cell * 0.2))
+    pygame.draw.circle(surface, (45, 60, 38), air, size)
+    pygame.draw.circle(surface, (220, 230, 200), air, size, 1)
+    pygame.draw.circle(surface, (255, 200, 80), (air[0] + size // 2, air[1] - size), max(1, size // 3))   # its fuse
+
+
+def _airborne(c: Clip, t: float, flight: float) -> tuple[float, float, float]:
+    """Where the thrown thing is at ``t`` (0..1 of the clip) and how high, in tiles: the arc to the aimed
+    tile, high in proportion to its length, then hops along the ground to where it comes to rest."""
+    (fx, fy), (ax, ay), (lx, ly) = c.data["from"], c.data["aim"], c.data["lands"]
+    if t < flight:
+        k = t / flight
+        return fx + (ax - fx) * k, fy + (ay - fy) * k, math.hypot(ax - fx, ay - fy) * 0.35 * 4 * k * (1 - k)
+    k = (t - flight) / (1 - flight)
+    return ax + (lx - ax) * k, ay + (ly - ay) * k, 0.35 * abs(math.sin(math.pi * 2 * k)) * (1 - k)
 
 
 def _blast(surface, view, c: Clip, t: float, cell: float) -> None:
@@ -115,14 +126,24 @@ def _trap(surface, view, c: Clip, t: float, cell: float) -> None:
 def _puff(surface, view, c: Clip, t: float, cell: float) -> None:
     """A decoy is taken away: a little cloud of smoke drifts up and thins out."""
     x, y = view.to_screen(*c.data["at"])
-    for k in range(5):
-        a = 2 * math.pi * k / 5 + 0.6
-        r = cell * (0.25 + 0.35 * t)
-        spot = (x + math.cos(a) * r * 0.8, y + math.sin(a) * r * 0.5 - t * cell * 0.6)
-        _glow(surface, spot, r * 0.7, SMOKE, int(190 * (1 - t)))
+    for k in range(6):
+        a = 2 * math.pi * k / 6 + 0.6
+        r = cell * (0.3 + 0.5 * t)
+        spot = (x + math.cos(a) * r * 0.8, y + math.sin(a) * r * 0.55 - t * cell * 0.7)
+        _glow(surface, spot, r * 0.75, (215, 215, 210), int(230 * (1 - t)))
+        _glow(surface, spot, r * 0.45, (245, 245, 240), int(200 * (1 - t)))
 
 
-DRAWERS = {"shot": _shot, "lunge": _lunge, "throw": _throw, "blast": _blast, "trap": _trap, "puff": _puff}
+def _walk(surface, view, c: Clip, t: float, cell: float) -> None:
+    """The way still to go, dotted, so a walk reads as a path and not a jump."""
+    path = c.data["path"]
+    for tile in path[int(t * (len(path) - 1)) + 1:]:
+        at = view.to_screen(tile[0] + 0.5, tile[1] + 0.5)
+        pygame.draw.circle(surface, (255, 240, 150), at, max(2, int(cell / 10)))
+        pygame.draw.circle(surface, (40, 35, 20), at, max(2, int(cell / 10)), 1)
+
+
+DRAWERS = {"walk": _walk, "shot": _shot, "lunge": _lunge, "throw": _throw, "blast": _blast, "trap": _trap, "puff": _puff}
 
 
 def draw_floaters(surface: pygame.Surface, view, timeline: Timeline, ui, where) -> None:

@@ -218,8 +218,8 @@ class BattleDrawing:
         states = [m for m in states if m.key not in ("active", "activated")]
         if not states:
             return
-        size = max(12, int(self.view.cell * 0.44))
-        most = max(1, (2 * r + size) // size)
+        size = max(16, int(self.view.cell * 0.55))
+        most = max(3, (2 * r + size) // size)
         shown = states[:most] if len(states) <= most else states[:most - 1]
         x = cx - len(shown) * size // 2 - (size // 2 if len(shown) < len(states) else 0)
         for m in shown:

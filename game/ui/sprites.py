@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pygame
 
 from .icons import ICON_DIR
@@ -71,7 +72,12 @@ class Sprites:
             pic = pygame.image.load(str(ICON_DIR / f"{stem}.png")).convert_alpha()
         except (pygame.error, FileNotFoundError, OSError):
             return None
-        return self._keep(key, pygame.transform.smoothscale(pic, (size, size)))
+        small = pygame.transform.smoothscale(pic, (size, size))
+        if size < 32:       # thin strokes fade when shrunk: thicken them back by raising their opacity
+            alpha = pygame.surfarray.pixels_alpha(small)
+            alpha[:] = np.minimum(255, alpha.astype(np.uint16) * 2).astype(np.uint8)
+            del alpha
+        return self._keep(key, small)
 
     def token(self, picture: str, side: int, radius: int, spent: bool = False) -> pygame.Surface:
         """A figure's token, ``radius`` pixels round its centre, with room for its shadow: the surface's
@@ -118,9 +124,9 @@ class Sprites:
         if key in self._cache:
             return self._cache[key]
         surf = pygame.Surface((size, size), pygame.SRCALPHA)
-        pygame.draw.circle(surf, (12, 12, 16, 235), (size // 2, size // 2), size // 2)
-        pygame.draw.circle(surf, (210, 200, 170), (size // 2, size // 2), size // 2, 1)
-        pic = self.picture(picture, max(4, int(size * 0.72)))
+        pygame.draw.circle(surf, (30, 28, 24, 240), (size // 2, size // 2), size // 2)
+        pygame.draw.circle(surf, (235, 215, 150), (size // 2, size // 2), size // 2, 1)
+        pic = self.picture(picture, max(4, int(size * 0.8)))
         if pic is not None:
             surf.blit(pic, pic.get_rect(center=(size // 2, size // 2)))
         return self._keep(key, surf)
