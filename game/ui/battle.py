@@ -114,6 +114,7 @@ class BattleScene(BattleDrawing):
         self._events = 0
         self._frame: LiveFrame | None = None
         self._frame_key = None
+        self._groups: tuple = (None, OrderedDict())
 
     def _make_ai(self, name: str, side: int):
         try:
@@ -215,10 +216,13 @@ class BattleScene(BattleDrawing):
         return d is not None and d.side not in self.ai_players and self.handover_to is None
 
     def groups(self, d: Decision) -> OrderedDict:
-        out: OrderedDict[str, list[Option]] = OrderedDict()
-        for o in d.options:
-            out.setdefault(o.action, []).append(o)
-        return out
+        """The decision's options by action, in order (kept per decision: it is asked many times a frame)."""
+        if self._groups[0] is not d:
+            out: OrderedDict[str, list[Option]] = OrderedDict()
+            for o in d.options:
+                out.setdefault(o.action, []).append(o)
+            self._groups = (d, out)
+        return self._groups[1]
 
     def points_at(self, d: Decision, o: Option):
         """The tile an option is answered by clicking, or None for a button-only option."""
