@@ -71,6 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     validate = sub.add_parser("validate-map", help="check maps before play")
     validate.add_argument("files", nargs="+")
+
+    bench = sub.add_parser("bench", help="measure speed and memory against references timed in the same run")
+    bench.add_argument("--json", action="store_true", help="print one JSON object on the last line")
+    bench.add_argument("--repeat", type=_positive, default=3, help="runs per figure (the median is kept)")
     return p
 
 
@@ -85,6 +89,9 @@ def main(argv: list[str] | None = None) -> int:
             return _sim(args)
         if args.command == "replay":
             return _replay(args)
+        if args.command == "bench":
+            from .bench import run as bench
+            return bench(args.json, args.repeat)
         return _validate(args)
     except EscarmoucheError as e:
         print(f"escarmouche: {e}", file=sys.stderr)
