@@ -5,3 +5,5 @@ import os
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 __version__ = "0.1.0"
+
+from . import rules  # noqa: E402,F401  (registers the rule modules; it imports nothing heavy)

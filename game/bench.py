@@ -77,7 +77,7 @@ def figure_tiles(bf, n: int, seed: int = 11) -> list[tuple[int, int]]:
 
 # --- references ---------------------------------------------------------------------------
 
-def reference_sight_pairs(blocked, tiles) -> "np.ndarray":
+def reference_sight_pairs(blocked, tiles):
     """The batched numpy reference: each segment's grid-line crossings, sorted; the tile in the
     middle of each stretch between two crossings is crossed, and two crossings at the same point
     are a grid corner whose two tiles off the segment decide (conventions.md section 5)."""
@@ -322,7 +322,7 @@ def bench_battles(path: Path, repeat: int, home: Path) -> list[Figure]:
 def battle_armies(bf, rules: str, per_side: int):
     """The module's default armies, their figures repeated to ``per_side`` on each side."""
     from .rules import get
-    from .rules.base import Army
+    from .engine.protocol import Army
 
     out = []
     for army in get(rules).default_armies(bf):

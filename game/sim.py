@@ -72,6 +72,11 @@ def engine_invariants(match: Match) -> list[str]:
     views = [f for f in rules.figures(match.state, None) if f.alive]
     seen: dict = {}
     for f in views:
+        bad = [g.id for g in f.gauges if g.value is not None and g.max is not None and not 0 <= g.value <= g.max]
+        if bad:
+            out.append(f"{f.id} gauges {bad} out of bounds")
+        if f.tile is None:
+            continue
         if not bf.inside(f.tile):
             out.append(f"{f.id} stands outside the map at {f.tile}")
             continue
@@ -83,9 +88,7 @@ def engine_invariants(match: Match) -> list[str]:
             out.append(f"{f.id} stands on a wall at {f.tile}")
         if bf.door_shut(f.tile):
             out.append(f"{f.id} stands in a shut door at {f.tile}")
-        if not 0 <= f.health[0] <= f.health[1]:
-            out.append(f"{f.id} health {f.health} out of bounds")
-    hidden = {f.id for f in views if "hidden" in f.markers}
+    hidden = {f.id for f in views if f.marked("hidden")}
     for side in rules.sides:
         view = rules.figures(match.state, side)
         own = {f.id for f in views if f.side == side}
@@ -97,7 +100,7 @@ def engine_invariants(match: Match) -> list[str]:
                 continue
             if f.id in hidden:
                 out.append(f"side {side} sees hidden enemy {f.id}")
-            leaked = [m for m in f.markers if m in rules.secret_markers]
+            leaked = [m.key for m in f.markers if m.key in rules.secret_markers]
             if leaked:
                 out.append(f"side {side} sees the secret markers {leaked} of {f.id}")
         for t in match.rules.tokens(match.state, side):
@@ -120,7 +123,7 @@ def play_game(match: Match, players: dict, report: Report, check_invariants: boo
             return
         player = players[decision.side]
         t0 = time.perf_counter()
-        key = player.choose(match, decision)
+        key = player.choose(match.observe(decision.side), decision)
         report.decision_ms.setdefault(names[decision.side], []).append((time.perf_counter() - t0) * 1000)
         match.answer(key)
         if check_invariants:

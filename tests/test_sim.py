@@ -18,7 +18,7 @@ from game.engine.save import load_match, match_from_json, new_match, save_match,
 from game.engine.tiled import load_battlefield
 from game.rules import get as get_rules
 from game.rules import names as rule_names
-from game.rules.base import FigureView
+from game.engine.protocol import FigureView, Marker
 from game.sim import engine_invariants, run_games
 
 from .engine.toy_rules import ToyRules
@@ -67,7 +67,7 @@ def _played(rules: str, seed: int, first: str, second: str) -> tuple[Match, list
     players = {0: make_player(first, rules, seed * 2 + 1), 1: make_player(second, rules, seed * 2 + 2)}
     digests = []
     while match.pending is not None:
-        match.answer(players[match.pending.side].choose(match, match.pending))
+        match.answer(match.ask(players[match.pending.side]))
         digests.append(match.digest())
     return match, digests
 
@@ -94,7 +94,8 @@ class LeakyToy(ToyRules):
     secret_markers = ("hidden", "embuscade")
 
     def figures(self, state, viewer):
-        return [FigureView(f.id, f.side, f.tile, f.id, (1, 1), ("hidden", "embuscade") if f.side == 1 else ())
+        return [FigureView(f.id, f.side, f.tile, f.id,
+                           markers=(Marker("hidden"), Marker("embuscade")) if f.side == 1 else ())
                 for f in state.figures.values()]
 
 

@@ -35,7 +35,7 @@ def play_checked(match, players) -> list[str]:
         decision = match.pending
         if decision is None:
             return violations
-        match.answer(players[decision.side].choose(match, decision))
+        match.answer(match.ask(players[decision.side]))
         found = engine_invariants(match) + match.rules.check_invariants(match.state)
         violations += [f"seed {match.seed} answer {len(match.answers)}: {v}" for v in found]
     violations.append(f"seed {match.seed}: no end after {MAX_ANSWERS} answers")

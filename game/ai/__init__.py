@@ -1,26 +1,22 @@
-"""AI players by name. ``tactical`` picks the rule module's own tactical AI."""
-from __future__ import annotations
+"""AI players by name. ``tactical`` is the rule module's own AI; ``random`` the baseline every module has.
 
-from importlib import import_module
+A player has ``name`` and ``choose(observation, decision) -> option key``: it sees only what its side
+may see (``Match.observe``), never the match's dice or its full state.
+"""
+from __future__ import annotations
 
 from ..errors import RulesError
 from .random_player import RandomPlayer
-
-TACTICAL: dict[str, str] = {
-    "eisdrachen": "game.ai.eisdrachen:EisdrachenAI",
-    "kolaps": "game.ai.kolaps:KolapsAI",
-}
 
 AI_NAMES = ("random", "tactical")
 
 
 def make_player(name: str, rules_id: str, seed: int = 0):
     """A fresh player; its own randomness comes from ``seed``, never from the match's dice."""
+    from ..rules import get
+
     if name == "random":
         return RandomPlayer(seed)
     if name == "tactical":
-        if rules_id not in TACTICAL:
-            raise RulesError("--ai", f"no tactical AI for '{rules_id}' yet; use --ai random")
-        module_name, cls_name = TACTICAL[rules_id].split(":")
-        return getattr(import_module(module_name), cls_name)(seed)
+        return get(rules_id).tactical_ai(seed)
     raise RulesError("--ai", f"unknown AI '{name}'; choose one of: {', '.join(AI_NAMES)}")

@@ -4,11 +4,11 @@ from __future__ import annotations
 from typing import Protocol
 
 from ..engine.decision import Decision
-from ..engine.match import Match
+from ..engine.match import Observation
 
 
 class Player(Protocol):
     name: str
 
-    def choose(self, match: Match, decision: Decision) -> str:
+    def choose(self, observation: Observation, decision: Decision) -> str:
         """Return the key of one of ``decision.options``."""

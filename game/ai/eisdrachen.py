@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from ..engine import space
 from ..engine.decision import Decision
-from ..engine.match import Match
+from ..engine.match import Observation
 from ..rules.eisdrachen import actions as act
 from ..rules.eisdrachen.combat import weapon
 from ..rules.eisdrachen.state import Figure, State, const
@@ -37,7 +37,7 @@ class EisdrachenAI:
     def __init__(self, seed: int = 0):
         self._rng = random.Random(seed)
 
-    def choose(self, match: Match, decision: Decision) -> str:
+    def choose(self, match: Observation, decision: Decision) -> str:
         handler = getattr(self, f"_{decision.kind}", None)
         if handler is None or not decision.options:
             return decision.options[0].key
@@ -56,7 +56,7 @@ class EisdrachenAI:
     def _nearest(tile, figures: list[Figure]) -> float:
         return min((space.distance(tile, f.tile) for f in figures), default=0.0)
 
-    def _threats(self, match: Match, me: Figure) -> list[tuple[Figure, dict, float]]:
+    def _threats(self, match: Observation, me: Figure) -> list[tuple[Figure, dict, float]]:
         """Each visible enemy that carries a usable gun, with its expected loss on ``me`` (capped)."""
         state = match.state
         out = []
@@ -67,7 +67,7 @@ class EisdrachenAI:
                 out.append((e, gun, expected_capped(o.outcomes, me.pv)))
         return out
 
-    def _position(self, match: Match, me: Figure, tile, threats, sight, targets) -> float:
+    def _position(self, match: Observation, me: Figure, tile, threats, sight, targets) -> float:
         """Value of standing on ``tile``: the best shot from there minus the exposure to enemy guns;
         a medic also values standing by a wounded friend, to heal it next."""
         state = match.state
@@ -86,7 +86,7 @@ class EisdrachenAI:
         return value
 
     @staticmethod
-    def _tokens_passed(match: Match, me: Figure, tiles) -> int:
+    def _tokens_passed(match: Observation, me: Figure, tiles) -> int:
         """Tokens that may be real, as this side sees them, that a path would pass within trigger range of."""
         if me.has("lucky", match.state.turn):
             return 0
@@ -103,10 +103,10 @@ class EisdrachenAI:
 
     # --- decision kinds -------------------------------------------------------------------
 
-    def _initiative(self, match: Match, decision: Decision) -> dict[str, float]:
+    def _initiative(self, match: Observation, decision: Decision) -> dict[str, float]:
         return {o.key: 0.0 for o in decision.options}
 
-    def _activate(self, match: Match, decision: Decision) -> dict[str, float]:
+    def _activate(self, match: Observation, decision: Decision) -> dict[str, float]:
         state = match.state
         out = {}
         for o in decision.options:
@@ -119,7 +119,7 @@ class EisdrachenAI:
             out[o.key] = (2.0 if can_shoot else 0.0) + me.allowance * 0.1 - 0.01 * self._nearest(me.tile, enemies)
         return out
 
-    def _action(self, match: Match, decision: Decision) -> dict[str, float]:
+    def _action(self, match: Observation, decision: Decision) -> dict[str, float]:
         state, rules = match.state, match.rules
         me = state.figure(decision.figure)
         sight = act.sight_for(state.battlefield)
@@ -197,26 +197,26 @@ class EisdrachenAI:
                     scores[k] -= 1.0
         return scores
 
-    def _melee_contact(self, match: Match, decision: Decision) -> dict[str, float]:
+    def _melee_contact(self, match: Observation, decision: Decision) -> dict[str, float]:
         return {o.key: -o.cost for o in decision.options}
 
-    def _riposte(self, match: Match, decision: Decision) -> dict[str, float]:
+    def _riposte(self, match: Observation, decision: Decision) -> dict[str, float]:
         return {o.key: 1.0 if o.key == "riposte" else 0.0 for o in decision.options}
 
-    def _alarm_riposte(self, match: Match, decision: Decision) -> dict[str, float]:
+    def _alarm_riposte(self, match: Observation, decision: Decision) -> dict[str, float]:
         return {o.key: 1.0 if o.key == "shoot" else 0.0 for o in decision.options}
 
-    def _trap_token(self, match: Match, decision: Decision) -> dict[str, float]:
+    def _trap_token(self, match: Observation, decision: Decision) -> dict[str, float]:
         """Tokens on the side facing the enemy, where they will walk."""
         state = match.state
         me = state.figure(decision.figure)
         enemies = self._enemies(state, me.side)
         return {o.key: -self._nearest(o.tile, enemies) for o in decision.options}
 
-    def _trap_real(self, match: Match, decision: Decision) -> dict[str, float]:
+    def _trap_real(self, match: Observation, decision: Decision) -> dict[str, float]:
         return self._trap_token(match, decision)
 
-    def _flee(self, match: Match, decision: Decision) -> dict[str, float]:
+    def _flee(self, match: Observation, decision: Decision) -> dict[str, float]:
         """Away from the enemy guns: fewest enemies that see the tile, then farthest from them."""
         state = match.state
         me = state.figure(decision.figure)

@@ -10,7 +10,7 @@ import random
 
 from ..engine import space
 from ..engine.decision import Decision, Option
-from ..engine.match import Match
+from ..engine.match import Observation
 from ..rules.kolaps.combat import behind_cover, line_of_sight, zone_modifier
 from ..rules.kolaps.effects import Ctx, controller, hostile
 from ..rules.kolaps.model import ZONES
@@ -27,7 +27,7 @@ class KolapsAI:
         self._rng = random.Random(seed)
         self._positions: dict = {}
 
-    def choose(self, match: Match, decision: Decision) -> str:
+    def choose(self, match: Observation, decision: Decision) -> str:
         handler = getattr(self, f"_{decision.kind}", None)
         key = handler(match, decision) if handler else None
         if key is None or decision.option(key) is None:
@@ -37,8 +37,8 @@ class KolapsAI:
     # --- helpers ------------------------------------------------------------------
 
     @staticmethod
-    def _ctx(match: Match) -> Ctx:
-        return Ctx(match.state, match.dice, match.rules.data)
+    def _ctx(match: Observation) -> Ctx:
+        return Ctx(match.state, None, match.rules.data)
 
     def _opportunity(self, ctx: Ctx, ch) -> bool:
         """An enemy it could attack: in LOS and within 2× range, or reachable to contact (§3.3 AI bidding)."""
@@ -67,7 +67,7 @@ class KolapsAI:
     def _start(self, match, decision):
         return "begin"
 
-    def _bid(self, match: Match, decision: Decision) -> str:
+    def _bid(self, match: Observation, decision: Decision) -> str:
         ctx = self._ctx(match)
         from ..rules.kolaps.flow import eligible
         mine = [c for c in self._mine(ctx, decision.side) if eligible(ctx, c)]
@@ -84,7 +84,7 @@ class KolapsAI:
             n = min(e, high)
         return f"bid:{n}"
 
-    def _offensive(self, match: Match, decision: Decision) -> str:
+    def _offensive(self, match: Observation, decision: Decision) -> str:
         ctx = self._ctx(match)
         attacker = match.state.attacker == decision.side
         cands = [ctx.char(o.figure) for o in decision.options]
@@ -93,7 +93,7 @@ class KolapsAI:
         best = max(cands, key=lambda c: (self._opportunity(ctx, c), c.rank(ctx.turn), c.morale, c.id))
         return f"pick:{best.id}"
 
-    def _first_player(self, match: Match, decision: Decision) -> str:
+    def _first_player(self, match: Observation, decision: Decision) -> str:
         ctx = self._ctx(match)
         ready = any(not c.activated_this_turn and c.offensive and self._opportunity(ctx, c)
                     for c in self._mine(ctx, decision.side))
@@ -101,7 +101,7 @@ class KolapsAI:
 
     # --- phase 2 --------------------------------------------------------------------
 
-    def _activate(self, match: Match, decision: Decision) -> str:
+    def _activate(self, match: Observation, decision: Decision) -> str:
         ctx = self._ctx(match)
         best, best_score = None, None
         for o in decision.options:
@@ -113,7 +113,7 @@ class KolapsAI:
                 best, best_score = o.key, score
         return best
 
-    def _attack_value(self, match: Match, option: Option) -> float:
+    def _attack_value(self, match: Observation, option: Option) -> float:
         odds = match.rules.odds(match.state, option)
         if odds is None:
             return 0.0
@@ -167,7 +167,7 @@ class KolapsAI:
                 return True
         return False
 
-    def _score(self, match: Match, ctx: Ctx, ch, o: Option, shot_values: dict) -> float:
+    def _score(self, match: Observation, ctx: Ctx, ch, o: Option, shot_values: dict) -> float:
         a = o.action
         here = self._position_value(ctx, ch, ch.tile)
         committed = ch.offensive and match.state.attacker == controller(ch) and not ch.did_offensive_action_this_turn
@@ -207,7 +207,7 @@ class KolapsAI:
             return 1.0
         return 0.0
 
-    def _action(self, match: Match, decision: Decision) -> str:
+    def _action(self, match: Observation, decision: Decision) -> str:
         ctx = self._ctx(match)
         ch = ctx.char(decision.figure)
         self._positions = {}
@@ -221,7 +221,7 @@ class KolapsAI:
 
     # --- sub-decisions ----------------------------------------------------------------
 
-    def _keep_die(self, match: Match, decision: Decision) -> str:
+    def _keep_die(self, match: Observation, decision: Decision) -> str:
         state = match.state
         victim = state.chars.get(decision.info.get("victim"))
         roller = state.chars.get(decision.figure)
@@ -229,7 +229,7 @@ class KolapsAI:
         friendly = victim is not None and roller is not None and controller(victim) == controller(roller)
         return f"keep:{values[-1] if friendly else values[0]}"
 
-    def _burst_swap(self, match: Match, decision: Decision) -> str:
+    def _burst_swap(self, match: Observation, decision: Decision) -> str:
         victim = match.state.chars[decision.info["victim"]]
 
         def expected(s, loc):
@@ -244,18 +244,18 @@ class KolapsAI:
     def _crossfire(self, match, decision):
         return "keep"
 
-    def _reaction(self, match: Match, decision: Decision) -> str:
+    def _reaction(self, match: Observation, decision: Decision) -> str:
         ctx = self._ctx(match)
         ch = ctx.char(decision.figure)
         return "respond" if ch.offensive and ch.morale >= 3 else "decline"
 
-    def _ambush(self, match: Match, decision: Decision) -> str:
+    def _ambush(self, match: Observation, decision: Decision) -> str:
         return self._best_attack(match, decision)
 
-    def _knife(self, match: Match, decision: Decision) -> str:
+    def _knife(self, match: Observation, decision: Decision) -> str:
         return next(o.key for o in decision.options if o.key != "pass")
 
-    def _best_attack(self, match: Match, decision: Decision) -> str:
+    def _best_attack(self, match: Observation, decision: Decision) -> str:
         best, best_score = "pass", -1.0
         for o in decision.options:
             if o.action in ATTACKS:

@@ -4,7 +4,6 @@ from __future__ import annotations
 import random
 
 from ..engine.decision import Decision
-from ..engine.match import Match
 
 
 class RandomPlayer:
@@ -13,5 +12,5 @@ class RandomPlayer:
     def __init__(self, seed: int = 0):
         self._rng = random.Random(seed)
 
-    def choose(self, match: Match, decision: Decision) -> str:
+    def choose(self, observation, decision: Decision) -> str:
         return self._rng.choice(decision.options).key

@@ -68,6 +68,10 @@ class Battlefield:
     properties: dict = field(default_factory=dict)
     _derived: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
+    def __deepcopy__(self, memo: dict) -> "Battlefield":
+        """States that hold the battlefield share it when copied: the Match snapshots its doors itself."""
+        return self
+
     def __post_init__(self) -> None:
         shape = (self.height, self.width)
         defaults = {

@@ -13,6 +13,8 @@ class Option:
 
     ``action`` names the rule's action ("move", "shoot", "activate", "end", "bid"…); ``figure`` is
     the acting figure, ``tile`` and ``target`` what it aims at, ``path`` the steps a move takes.
+    ``ends`` is "activation" or "turn" for the option that ends the figure's activation or the side's
+    turn (the window gives it its own button and key), else "".
     """
 
     key: str
@@ -23,6 +25,10 @@ class Option:
     path: tuple[Tile, ...] = ()
     value: Any = None
     cost: float = 0.0
+    ends: str = ""
+
+    def __deepcopy__(self, memo: dict) -> "Option":
+        return self         # never changed once made: snapshots share it
 
 
 @dataclass(frozen=True)
@@ -39,6 +45,9 @@ class Decision:
     figure: str | None = None
     secret: bool = False
     info: dict = field(default_factory=dict)
+
+    def __deepcopy__(self, memo: dict) -> "Decision":
+        return self         # never changed once made: snapshots share it
 
     def option(self, key: str) -> Option | None:
         for o in self.options:

@@ -68,6 +68,17 @@ class ScriptedDice(Dice):
         return list(self._values)
 
 
+def roll_off(dice: Dice, sides: int, rule: str) -> tuple[int, list[tuple[int, int]]]:
+    """One die per side until they differ: the side with the higher die wins. Returns the winner and
+    every pair rolled (side 0's die first), so a module can show each one."""
+    pairs = []
+    while True:
+        a, b = dice.roll(2, sides, rule)
+        pairs.append((a, b))
+        if a != b:
+            return (0 if a > b else 1), pairs
+
+
 # --- exact distributions ---------------------------------------------------------
 
 def point(v: int) -> Dist:

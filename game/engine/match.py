@@ -12,11 +12,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import IllegalAnswer
-from ..rules.base import Army, Outcome, RuleModule
 from .battlefield import Battlefield
 from .decision import Decision, Option
 from .dice import Dice
 from .events import Event
+from .protocol import Army, Outcome, RuleModule
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one side's player may know: the state as the rules let it see it, and the log it has seen.
+
+    This is all an AI is given besides the decision: never the match's dice or its full state.
+    """
+
+    side: int
+    rules: RuleModule
+    state: Any
+    battlefield: Battlefield
+    events: tuple[Event, ...]
+    max_turns: int
 
 
 @dataclass
@@ -73,7 +88,7 @@ class Match:
         if option is None:
             raise IllegalAnswer(f"answer {len(self.answers) + 1}",
                                 f"'{key}' is not a legal option of the pending '{decision.kind}' decision")
-        snapshot = _Snapshot(copy.deepcopy(self.state, {id(self.battlefield): self.battlefield}),
+        snapshot = _Snapshot(copy.deepcopy(self.state),
                              self.battlefield.door.copy(),
                              self.dice._rng.getstate(), self.dice.count, len(self.log))
         events = self.rules.apply(self.state, option, self.dice)
@@ -112,3 +127,12 @@ class Match:
 
     def events_for(self, side: int | None) -> list[Event]:
         return [e for e in self.log if e.seen_by(side)]
+
+    def observe(self, side: int) -> Observation:
+        return Observation(side, self.rules, self.rules.observe(self.state, side), self.battlefield,
+                           tuple(self.events_for(side)), self.max_turns)
+
+    def ask(self, player) -> str:
+        """The pending decision answered by ``player`` from what its side may see."""
+        decision = self.pending
+        return player.choose(self.observe(decision.side), decision)

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from .. import __version__
 from ..errors import EscarmoucheError, RulesError, SaveError
-from ..rules import get as get_rules
-from ..rules.base import Army
+from .registry import rules_named as get_rules
+from .protocol import Army
 from .match import Match
 
 FORMAT = "escarmouche-save"

@@ -1,23 +1,15 @@
-"""Registered rule modules, imported on first use so one broken module cannot stop the others."""
+"""The rule modules of the game, registered in this one place; each is imported on first use."""
 from __future__ import annotations
 
-from importlib import import_module
+from ..engine.registry import register, rules_ids, rules_named
 
-from ..errors import RulesError
-from .base import RuleModule
-
-REGISTRY: dict[str, str] = {
-    "eisdrachen": "game.rules.eisdrachen:Eisdrachen",
-    "kolaps": "game.rules.kolaps:Kolaps",
-}
+register("eisdrachen", "game.rules.eisdrachen:Eisdrachen")
+register("kolaps", "game.rules.kolaps:Kolaps")
 
 
 def names() -> list[str]:
-    return sorted(REGISTRY)
+    return rules_ids()
 
 
-def get(name: str) -> RuleModule:
-    if name not in REGISTRY:
-        raise RulesError("--rules", f"unknown rule system '{name}'; choose one of: {', '.join(names())}")
-    module_name, cls_name = REGISTRY[name].split(":")
-    return getattr(import_module(module_name), cls_name)()
+def get(name: str):
+    return rules_named(name)

@@ -23,7 +23,7 @@ from ..engine.save import save_match
 from ..errors import EscarmoucheError
 from .combatlog import Blank, describe
 from .hud import CHOOSER_PAGE, BattleDrawing, action_label, fmt_number, side_name, term
-from .i18n import has, language, tr
+from .i18n import has, language, tr, use_rules
 from .mapview import MapView
 from .frame import LiveFrame
 from .maprender import base_tile_size, render_base, terrain_overlay
@@ -46,7 +46,7 @@ class AIJob:
 
     def _run(self, player, match, decision) -> None:
         try:
-            self.result = str(player.choose(match, decision))
+            self.result = str(player.choose(match.observe(decision.side), decision))
         except Exception as e:  # an AI bug must not freeze the game: the loop falls back to a legal answer
             self.error = f"{e.__class__.__name__}: {e}"
         finally:
@@ -59,6 +59,7 @@ class BattleScene(BattleDrawing):
         self.app = app
         self.match = match
         self.rules = match.rules
+        use_rules(match.rules)
         self.mode = mode
         self.human_side = human_side
         bf = match.battlefield
@@ -131,7 +132,8 @@ class BattleScene(BattleDrawing):
         st = self.match.state
         views = []
         for side in self.rules.sides[:2]:
-            figs = sorted((f.id, tuple(f.tile), f.markers) for f in self.rules.figures(st, side))
+            figs = sorted((f.id, f.tile, tuple((m.key, m.params) for m in f.markers))
+                          for f in self.rules.figures(st, side))
             toks = sorted((t.id, tuple(t.tile), t.kind) for t in self.rules.tokens(st, side))
             views.append((figs, toks))
         return views[0] != views[1] or any(e.visible_to is not None for e in self.match.log)
@@ -488,7 +490,7 @@ class BattleScene(BattleDrawing):
         option = d.option(job.result) if job.result is not None else None
         if option is None:
             self.say(tr("status.ai_error", error=job.error or str(job.result)), bad=True)
-            option = d.option(self.fallback_ai.choose(self.match, d))
+            option = d.option(self.fallback_ai.choose(self.match.observe(d.side), d))
         self.last_ai = None if d.secret and self.mode != "ai-vs-ai" else option
         self.answer(option, by_human=False)
         self.follow(self.last_ai)

@@ -14,6 +14,7 @@ import pygame
 
 from ..engine import space
 from ..engine.decision import Decision, Option
+from ..engine.protocol import Gauge, Marker
 from . import icons
 from .combatlog import in_words
 from .i18n import has, key_label, language, tr
@@ -143,7 +144,7 @@ class BattleDrawing:
             selectable = {o.figure for o in d.options if o.figure and o.figure != d.figure}
         live = []
         for f in self.figs:
-            if f.alive and (f.id == active or "active" in f.markers):
+            if f.alive and (f.id == active or f.marked("active")):
                 live.append(f)
             else:
                 self.draw_figure(surface, f, f.id in selectable)
@@ -168,9 +169,9 @@ class BattleDrawing:
         pygame.draw.circle(surface, (15, 15, 15), (cx + 1, cy + 2), r)
         pygame.draw.circle(surface, colour, (cx, cy), r)
         pygame.draw.circle(surface, (240, 240, 240), (cx, cy), r, 2)
-        if "hidden" in f.markers:
+        if f.marked("hidden"):
             pygame.draw.circle(surface, (20, 20, 20), (cx, cy), max(2, r - 3), 2)
-        if "activated" in f.markers:
+        if f.marked("activated"):
             pygame.draw.circle(surface, (0, 0, 0), (cx, cy), r - 2)
             pygame.draw.circle(surface, colour, (cx, cy), r - 4)
         hp, hp_max = f.health
@@ -180,9 +181,9 @@ class BattleDrawing:
             drawn.union_ip(pygame.draw.rect(surface, (20, 20, 20), (bx, by, bw, 4)))
             pygame.draw.rect(surface, GOOD if hp * 2 > hp_max else BAD, (bx, by, int(bw * max(0, hp) / hp_max), 4))
         if cell >= 28:
-            shown = [m for m in f.markers if has(f"marker.{m}.short")][:3]     # the markers with a badge
+            shown = [m for m in f.markers if has(f"marker.{m.key}.short")][:3]     # the markers with a badge
             for i, m in enumerate(shown):
-                label = tr(f"marker.{m}.short")
+                label = tr(f"marker.{m.key}.short")
                 drawn.union_ip(ui.text(surface, label, (cx + r + 1, cy - r + i * ui.s(12)), 14, (255, 255, 200),
                                        "topleft"))
         return drawn
@@ -530,7 +531,7 @@ class BattleDrawing:
         f = self.figure_at(self.hover_tile)
         if f is None:
             return
-        lines = [f.name, health_label(self.rules.id, f.health), side_name(f.side)]
+        lines = [f.name, *(gauge_label(g) for g in f.gauges), side_name(f.side)]
         lines += [marker_label(m) for m in f.markers]
         w = max(ui.font(18).size(t)[0] for t in lines) + ui.s(14)
         h = len(lines) * ui.s(18) + ui.s(10)
@@ -559,20 +560,17 @@ def odds_label(key: str, names: dict[str, str] | None = None) -> str:
     return tr(f"odds.{name}", name.replace("_", " "))
 
 
-def health_label(rules_id: str, health: tuple[int, int]) -> str:
-    """Health in the rule system's own words (PV in Eisdrachen, free wound boxes in KOLAPS)."""
-    key = f"hud.health.{rules_id}" if has(f"hud.health.{rules_id}") else "hud.health"
-    return tr(key, hp=health[0], max=health[1])
+def gauge_label(gauge: Gauge) -> str:
+    """A gauge in the module's words ("Cases de blessure libres 11/13"); an unknown value reads "?"."""
+    value = "?" if gauge.value is None else gauge.value
+    top = "?" if gauge.max is None else gauge.max
+    return tr(f"gauge.{gauge.id}", f"{gauge.id.replace('_', ' ')} {{value}}/{{max}}", value=value, max=top)
 
 
-def marker_label(marker: str) -> str:
-    """A status marker in words; "moral 3" keeps its number after the translated word."""
-    if has(f"marker.{marker}"):
-        return tr(f"marker.{marker}")
-    word, _, number = marker.rpartition(" ")
-    if word and number.isdigit() and has(f"marker.{word}"):
-        return f"{tr(f'marker.{word}')} {number}"
-    return term(marker)
+def marker_label(marker: Marker) -> str:
+    """A state marker in the module's words, its parameters filled in (words among them translated)."""
+    params = {k: term(v) if isinstance(v, str) else v for k, v in marker.params}
+    return tr(f"marker.{marker.key}", marker.key.replace("_", " "), **params)
 
 
 def term(value: str) -> str:

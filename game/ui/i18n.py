@@ -1,4 +1,9 @@
-"""Localised UI text: one JSON table per language, keys shared; English fills any gap."""
+"""Localised text: the window's own table per language, under the words of the rule module in play.
+
+A rule module owns its words (``game/rules/<id>/i18n/``): its terms, actions, markers, odds labels and
+log templates. The window looks a key up in the module's table first, then in its own; English fills
+any gap in French.
+"""
 from __future__ import annotations
 
 import json
@@ -8,12 +13,27 @@ LANGUAGES = ("fr", "en")
 _DIR = Path(__file__).parent / "i18n"
 _tables: dict[str, dict[str, str]] = {}
 _current = {"lang": "en"}
+_module: dict[str, dict[str, str]] = {}        # the rule module in play: language -> its words
 
 
 def _table(lang: str) -> dict[str, str]:
     if lang not in _tables:
         _tables[lang] = json.loads((_DIR / f"{lang}.json").read_text(encoding="utf-8"))
     return _tables[lang]
+
+
+def use_rules(rules) -> None:
+    """Speak the words of ``rules`` (a rule module) from now on."""
+    _module.clear()
+    _module.update({lang: rules.words(lang) for lang in LANGUAGES})
+
+
+def _lookup(key: str) -> str | None:
+    lang = language()
+    for table in (_module.get(lang, {}), _table(lang), _module.get("en", {}), _table("en")):
+        if key in table:
+            return table[key]
+    return None
 
 
 def set_language(lang: str) -> None:
@@ -25,13 +45,13 @@ def language() -> str:
 
 
 def has(key: str) -> bool:
-    return key in _table(language()) or key in _table("en")
+    return _lookup(key) is not None
 
 
 def tr(key: str, default: str | None = None, **values) -> str:
     """The text for ``key`` in the current language; unknown keys show ``default`` or the key itself."""
-    text = _table(language()).get(key) or _table("en").get(key)
-    if text is None:
+    text = _lookup(key)
+    if not text:
         text = default if default is not None else key
     if values:
         try:

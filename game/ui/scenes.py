@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pygame
 
+from ..engine.protocol import Army
 from ..engine.save import load_match, read_save
 from ..errors import EscarmoucheError
 from ..rules import get as get_rules
 from ..rules import names as rule_names
-from ..rules.base import Army
 from .hud import fmt_number
-from .i18n import LANGUAGES, has, key_label, tr
+from .i18n import LANGUAGES, has, key_label, language, tr, use_rules
 from .maplist import entry_for, list_maps, list_saves
 from .maprender import load_map_picture, thumbnail
 from .settings import AI_SPEEDS, DEFAULT_KEYS, UI_SCALES, autosave_path
@@ -71,6 +71,14 @@ class MenuScene(StillScene):
             y += bh + ui.s(12)
 
 
+def _title_of(rules_id: str) -> str:
+    """A rule system's name in the player's language, from its own words; its id when it cannot load."""
+    try:
+        return get_rules(rules_id).name(language())
+    except (EscarmoucheError, ImportError, OSError, ValueError):
+        return rules_id
+
+
 class SetupScene:
     """New battle: map (with thumbnails), rule system, mode, human side, armies, seed."""
 
@@ -81,6 +89,7 @@ class SetupScene:
         self.map_path: str | None = self.maps[0] if self.maps else None
         self.path_input = TextInput()
         self.rules_list = rule_names()
+        self.rules_titles = {name: _title_of(name) for name in self.rules_list}
         self.rules = self.rules_list[0] if self.rules_list else None
         self.mode = "vs-ai"
         self.human_side = 0
@@ -264,7 +273,7 @@ class SetupScene:
         ui.text(surface, tr("setup.rules"), (x, y), 24, ACCENT)
         y += ui.s(30)
         for name in self.rules_list:
-            ui.button(surface, (x, y, col, ui.s(34)), tr(f"rules.{name}", name),
+            ui.button(surface, (x, y, col, ui.s(34)), self.rules_titles.get(name, name),
                       lambda n=name: setattr(self, "rules", n), selected=(name == self.rules))
             y += ui.s(38)
         y += ui.s(8)
@@ -480,6 +489,7 @@ class SettingsScene(StillScene):
 
 class ResultsScene(StillScene):
     def __init__(self, app, match, viewer, names: dict[str, str]):
+        use_rules(match.rules)
         self.app = app
         self.match = match
         self.outcome = match.outcome
@@ -514,8 +524,7 @@ class ResultsScene(StillScene):
             mine = [f for f in self.figures if f.side == side]
             alive = [f for f in mine if f.alive and f.health[0] > 0]
             hp = sum(max(0, f.health[0]) for f in alive)
-            line = f"results.side_line.{rules.id}" if has(f"results.side_line.{rules.id}") else "results.side_line"
-            ui.text(surface, tr(line, side=tr(f"side.{side}"), alive=len(alive), total=len(mine), hp=hp),
+            ui.text(surface, tr("results.side_line", side=tr(f"side.{side}"), alive=len(alive), total=len(mine), hp=hp),
                     (w // 2, y), 24, side_colour(side), "center")
             y += ui.s(34)
         bw, bh = ui.s(240), ui.s(48)

@@ -23,7 +23,7 @@ def match_on(state) -> Match:
 
 def legal(state) -> str:
     decision = state.choice
-    key = KolapsAI(0).choose(match_on(state), decision)
+    key = KolapsAI(0).choose(match_on(state).observe(decision.side), decision)
     assert decision.option(key) is not None, (decision.kind, key)
     return key
 
@@ -90,7 +90,7 @@ def test_ai_answers_setup_bid_selection_and_first_player():
     while m.state.phase != "action":
         d = m.pending
         seen.add(d.kind)
-        key = ai.choose(m, d)
+        key = ai.choose(m.observe(d.side), d)
         assert d.option(key) is not None
         m.answer(key)
     assert {"start", "bid", "first_player"} <= seen
@@ -159,7 +159,7 @@ def test_ai_beats_random_over_seeded_games_and_answers_fast():
         while m.pending is not None:
             d = m.pending
             start = time.perf_counter()
-            key = players[d.side].choose(m, d)
+            key = m.ask(players[d.side])
             if d.side == ai_side:
                 times.append(time.perf_counter() - start)
             m.answer(key)

@@ -62,3 +62,9 @@ def test_pool_successes_count_dice_reaching_the_target():
 def test_mixture_weights_its_parts():
     m = D.mixture([(Fraction(1, 4), D.point(0)), (Fraction(3, 4), D.point(2))])
     assert m == {0: Fraction(1, 4), 2: Fraction(3, 4)}
+
+
+def test_a_roll_off_rerolls_ties_and_the_higher_die_wins():
+    from game.engine.dice import ScriptedDice, roll_off
+    winner, pairs = roll_off(ScriptedDice([3, 3, 2, 5]), 6, "3.1")
+    assert winner == 1 and pairs == [(3, 3), (2, 5)]

@@ -57,7 +57,7 @@ print("first save written", flush=True)
 while True:
     if match.pending is None:
         match = new_match(map_path, "eisdrachen", seed=len(match.answers))
-    match.answer(player.choose(match, match.pending))
+    match.answer(match.ask(player))
     save_match(match, path)
 """
 

@@ -54,7 +54,7 @@ def saves(tmp_path_factory) -> dict[str, dict]:
         match = new_match(folder / MAP.name, name, seed=11)
         player = RandomPlayer(3)
         while match.pending is not None and len(match.answers) < ANSWERS:
-            match.answer(player.choose(match, match.pending))
+            match.answer(match.ask(player))
         out[name] = to_json(match)
     return out
 

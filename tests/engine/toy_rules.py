@@ -4,9 +4,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from game.engine import events as ev
 from game.engine.decision import Decision, Option
-from game.engine.events import Event
-from game.rules.base import Army, FigureView, Outcome, RuleModule
+from game.engine.protocol import Army, FigureView, Gauge, Outcome, RuleModule
+from game.engine.steps import Step, StepStack
 
 
 @dataclass
@@ -23,7 +24,46 @@ class ToyState:
     max_turns: int
     turn: int = 1
     side: int = 0
-    log: list = field(default_factory=list)
+    steps: StepStack = field(default_factory=StepStack)
+
+
+@dataclass
+class ToyGame:
+    state: ToyState
+    dice: object
+    events: list = field(default_factory=list)
+
+
+@dataclass
+class Act(Step):
+    """The side to play moves its figure one tile, strikes, or waits; then the other side plays."""
+
+    def run(self, game: ToyGame) -> Decision | None:
+        state = game.state
+        me = [f for f in state.figures.values() if f.side == state.side and f.alive][0]
+        foe = [f for f in state.figures.values() if f.side != state.side and f.alive][0]
+        option = self.take_answer()
+        if option is None:
+            opts = [Option("wait", "end", me.id, ends="turn")]
+            if abs(me.tile[0] - foe.tile[0]) > 1:
+                opts.append(Option("step", "move", me.id,
+                                   tile=(me.tile[0] + (1 if state.side == 0 else -1), me.tile[1])))
+            else:
+                opts.append(Option(f"strike:{foe.id}", "strike", me.id, target=foe.id))
+            return Decision(state.side, "action", tuple(opts), figure=me.id)
+        if option.action == "move":
+            game.events.append(ev.moved(me.id, me.tile, [option.tile]))
+            me.tile = option.tile
+        elif option.action == "strike":
+            roll = game.dice.d(6, "strike")
+            game.events.append(ev.dice(me.id, [roll], "strike", needed=4))
+            if roll >= 4:
+                state.figures[option.target].alive = False
+                game.events.append(ev.removed(option.target, "killed"))
+        if state.side == 1:
+            state.turn += 1
+        state.side = 1 - state.side
+        return None
 
 
 class ToyRules(RuleModule):
@@ -43,36 +83,16 @@ class ToyRules(RuleModule):
             for i, f in enumerate(army.figures):
                 x = 0 if army.side == 0 else battlefield.width - 1
                 figs[f["id"]] = ToyFigure(f["id"], army.side, (x, i))
-        return ToyState(figs, max_turns)
+        return self.begin(ToyState(figs, max_turns))
 
-    def pending(self, state):
-        if self.outcome(state):
-            return None
-        me = [f for f in state.figures.values() if f.side == state.side and f.alive][0]
-        foe = [f for f in state.figures.values() if f.side != state.side and f.alive][0]
-        opts = [Option("wait", "end", me.id)]
-        if abs(me.tile[0] - foe.tile[0]) > 1:
-            opts.append(Option("step", "move", me.id, tile=(me.tile[0] + (1 if state.side == 0 else -1), me.tile[1])))
-        else:
-            opts.append(Option(f"strike:{foe.id}", "strike", me.id, target=foe.id))
-        return Decision(state.side, "action", tuple(opts), figure=me.id)
+    def context(self, state, dice):
+        return ToyGame(state, dice)
 
-    def apply(self, state, option, dice):
-        events = []
-        me = state.figures[option.figure]
-        if option.action == "move":
-            me.tile = option.tile
-            events.append(Event("moved", {"figure": me.id, "to": list(me.tile)}))
-        elif option.action == "strike":
-            roll = dice.d(6, "strike")
-            events.append(Event("dice", {"figure": me.id, "purpose": "strike", "values": [roll]}))
-            if roll >= 4:
-                state.figures[option.target].alive = False
-                events.append(Event("killed", {"figure": option.target}))
-        if state.side == 1:
-            state.turn += 1
-        state.side = 1 - state.side
-        return events
+    def refill(self, game) -> bool:
+        if self.outcome(game.state):
+            return False
+        game.state.steps.push(Act())
+        return True
 
     def outcome(self, state):
         alive = {f.side for f in state.figures.values() if f.alive}
@@ -83,5 +103,5 @@ class ToyRules(RuleModule):
         return None
 
     def figures(self, state, viewer):
-        return [FigureView(f.id, f.side, f.tile, f.id, (1 if f.alive else 0, 1), alive=f.alive)
+        return [FigureView(f.id, f.side, f.tile, f.id, (Gauge("life", 1 if f.alive else 0, 1),), alive=f.alive)
                 for f in state.figures.values()]

@@ -4,7 +4,7 @@ from __future__ import annotations
 from game.engine.battlefield import Battlefield
 from game.engine.dice import ScriptedDice
 from game.engine.match import Match
-from game.rules.base import Army
+from game.engine.protocol import Army
 from game.rules.kolaps import Kolaps
 from game.rules.kolaps import flow
 from game.rules.kolaps.effects import Ctx

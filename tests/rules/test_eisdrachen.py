@@ -6,7 +6,7 @@ import pytest
 from game.engine.battlefield import Battlefield, Door
 from game.engine.dice import ScriptedDice
 from game.engine.tokens import Token
-from game.rules.base import Army
+from game.engine.protocol import Army
 from game.rules.eisdrachen import Eisdrachen
 from game.rules.eisdrachen import actions as act
 from game.rules.eisdrachen.combat import shot_attacks
@@ -405,7 +405,7 @@ def test_tv_e16_hidden_figure_heals_from_its_third_hidden_turn_end():
         RULES._end_turn(s, [])
         assert (h.hide_count, h.pv) == expected[turn]
     assert RULES.figures(s, 1) and all(v.id != "h" for v in RULES.figures(s, 1))
-    assert any(v.id == "h" and "hidden" in v.markers for v in RULES.figures(s, 0))
+    assert any(v.id == "h" and v.marked("hidden") for v in RULES.figures(s, 0))
 
 
 def test_tv_e16_enemy_within_three_pas_discovers_and_resets_the_counter():

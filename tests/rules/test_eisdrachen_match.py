@@ -28,7 +28,7 @@ def play(seed, ai_side=0, check=True):
     while match.pending is not None:
         d = match.pending
         assert len({o.key for o in d.options}) == len(d.options), f"duplicate keys in {d.kind}"
-        match.answer(players[d.side].choose(match, d))
+        match.answer(match.ask(players[d.side]))
         if check:
             assert rules.check_invariants(match.state) == []
     return match
@@ -79,7 +79,7 @@ def test_hidden_figures_and_their_events_are_kept_from_the_opponent():
     assert all(e.visible_to == 0 for e in events if e.kind == "status")
     assert [v.id for v in RULES.figures(s, 1)] == ["o"]
     assert {v.id for v in RULES.figures(s, None)} == {"h", "o"}
-    assert "hidden" in next(v for v in RULES.figures(s, 0) if v.id == "h").markers
+    assert next(v for v in RULES.figures(s, 0) if v.id == "h").marked("hidden")
 
 
 def test_figure_views_carry_status_markers():
@@ -90,8 +90,8 @@ def test_figure_views_carry_status_markers():
     a.dug_in = True
     a.pv = 3
     a.vengeance_next = 1
-    marks = next(v for v in RULES.figures(s, 0) if v.id == "a").markers
-    assert {"wounded", "dug_in", "emp", "wolf_trapped", "vengeance", "active"} <= set(marks)
+    marks = {m.key for m in next(v for v in RULES.figures(s, 0) if v.id == "a").markers}
+    assert {"wounded", "dug_in", "emp", "wolf_trapped", "vengeance", "active"} <= marks
 
 
 def rich_field():
@@ -124,7 +124,7 @@ def test_random_play_on_every_feature_keeps_the_invariants():
         while match.pending is not None:
             d = match.pending
             kinds.add(d.kind)
-            key = players[d.side].choose(match, d)
+            key = match.ask(players[d.side])
             actions.add(d.option(key).action)
             match.answer(key)
             assert rules.check_invariants(match.state) == [], (seed, key)

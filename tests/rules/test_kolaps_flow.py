@@ -26,8 +26,8 @@ def test_ambush_is_offered_secretly_to_the_ambusher_when_the_enemy_declares():
     declared = [e for e in ctx.events if e.kind == "ambush_declared"]
     assert declared and all(e.visible_to == 0 for e in declared)
     assert all(e.visible_to == 0 for e in ctx.events if e.kind == "action" and e.data["action"] == "ambush")
-    assert "embuscade" not in next(f for f in RULES.figures(state, 1) if f.id == "A1").markers
-    assert "embuscade" in next(f for f in RULES.figures(state, 0) if f.id == "A1").markers
+    assert not next(f for f in RULES.figures(state, 1) if f.id == "A1").marked("ambush")
+    assert next(f for f in RULES.figures(state, 0) if f.id == "A1").marked("ambush")
     # B1 activates and walks: window W1 goes to side 0, as a secret decision
     ctx = ctx_for(state, [2, 2])              # the ambush shot (2D6 at 3+) misses without a 1
     run_steps(ctx, activation("B1"))
@@ -130,7 +130,7 @@ def play(seed, players, bf=None, max_turns=0):
     while m.pending is not None:
         d = m.pending
         kinds.add(d.kind)
-        m.answer(players[d.side].choose(m, d))
+        m.answer(m.ask(players[d.side]))
         assert RULES.check_invariants(m.state) == []
     return m, kinds
 
@@ -200,4 +200,4 @@ def test_a_mutineer_is_played_by_the_opponent_against_its_own_avatar():
     assert all(o.action in ("end", "walk", "run", "shoot", "burst", "moveshoot", "strike", "movestrike")
                for o in d.options)
     views = {f.id: f for f in RULES.figures(state, None)}
-    assert views["A1"].side == 1 and "mutinous" in views["A1"].markers
+    assert views["A1"].side == 1 and views["A1"].marked("mutinous")

@@ -13,7 +13,7 @@ from game.ui.combatlog import describe
 from game.ui.settings import autosave_path
 
 from .driver import button_at, click, eisdrachen_match, move_to, press, shot, steps, tile_pos
-from .fake_rules import FakeRules
+from tests.fake_rules import FakeRules
 
 
 def start(app, match, mode="hotseat", human_side=0):
@@ -229,7 +229,7 @@ def test_a_hidden_figure_never_shows_on_the_enemy_screen_nor_in_its_log(app):
     click(app, tile_pos(scene, sneaky.tile))
     assert match.pending.figure == sneaky.id
     click(app, button_at(app, "Hide"))
-    assert "hidden" in next(f for f in rules.figures(match.state, 0) if f.id == sneaky.id).markers
+    assert next(f for f in rules.figures(match.state, 0) if f.id == sneaky.id).marked("hidden")
     while not match.over and match.pending.side == 0:
         steps(app, 1)
         if scene.handover_to is None and match.pending.side == 0:

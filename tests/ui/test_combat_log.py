@@ -30,7 +30,7 @@ def test_every_die_of_a_played_match_is_in_the_log_with_its_rule(lang, word):
     for _ in range(300):
         if match.over:
             break
-        match.answer(player.choose(match, match.pending))
+        match.answer(match.ask(player))
     names = {f.id: f.name for f in match.rules.figures(match.state, None)}
     dice = [e for e in match.log if e.kind == "dice"]
     assert dice

@@ -58,7 +58,7 @@ def saves(home):
     map_path = write_map(home / "data" / "maps" / "monkey.tmx", 14, 9)
     match = new_match(map_path, "eisdrachen", seed=4)
     for _ in range(6):
-        match.answer(RandomPlayer(1).choose(match, match.pending))
+        match.answer(match.ask(RandomPlayer(1)))
     save_match(match, folder / "good.json")
     good = (folder / "good.json").read_text()
     (folder / "damaged.json").write_text(good[: len(good) // 2])
@@ -136,7 +136,7 @@ def finished_match(rules_name: str, seed: int) -> Match:
     match = Match(bf, rules, rules.default_armies(bf), seed, max_turns=2)
     player = RandomPlayer(seed)
     while match.pending is not None:
-        match.answer(player.choose(match, match.pending))
+        match.answer(match.ask(player))
     return match
 
 

@@ -13,8 +13,10 @@ from game.engine.save import new_match, save_match
 from game.rules import names as rule_names
 from game.ui.battle import BattleScene
 from game.ui.combatlog import describe, sentence
-from game.ui.hud import action_label, fmt_number, fmt_percent, health_label, marker_label
-from game.ui.i18n import has, set_language
+from game.engine.protocol import Gauge, Marker
+from game.rules import get as get_rules
+from game.ui.hud import action_label, fmt_number, fmt_percent, gauge_label, marker_label
+from game.ui.i18n import has, set_language, use_rules
 from game.ui.scenes import LoadScene
 
 from .driver import button_at, click, eisdrachen_match, press, steps, tile_pos
@@ -36,7 +38,7 @@ def played(rules: str, seed: int):
     players = {s: make_player("random", rules, seed * 7 + s) for s in match.rules.sides}
     while match.pending is not None:
         d = match.pending
-        match.answer(players[d.side].choose(match, d))
+        match.answer(match.ask(players[d.side]))
     return match
 
 
@@ -224,11 +226,12 @@ def test_offensive_picks_name_the_character_and_its_morale_and_who_starts_names_
 def test_same_named_figures_of_both_sides_are_told_apart_and_states_read_in_the_rules_words(app):
     match, scene = kolaps_scene(app, "fr")
     assert scene.names["A1"] == "Avatar 1 (bleu)" and scene.names["B1"] == "Avatar 1 (rouge)"
-    assert marker_label("moral 4") == "moral 4" and marker_label("offensif") == "offensif"
+    assert marker_label(Marker("morale", value=4)) == "moral 4" and marker_label(Marker("offensive")) == "offensif"
     set_language("en")
-    assert marker_label("moral 4") == "morale 4" and marker_label("au sol") == "prone"
-    assert health_label("kolaps", (11, 13)) == "Free wound boxes 11/13"
-    assert health_label("eisdrachen", (3, 5)) == "Health 3/5"
+    assert marker_label(Marker("morale", value=4)) == "morale 4" and marker_label(Marker("prone")) == "prone"
+    assert gauge_label(Gauge("wound_boxes", 11, 13)) == "Free wound boxes 11/13"
+    use_rules(get_rules("eisdrachen"))
+    assert gauge_label(Gauge("pv", 3, 5)) == "Health 3/5"
 
 
 def test_a_loaded_hotseat_game_with_hidden_information_opens_on_the_hand_over(app, home, tmp_path):
@@ -364,7 +367,7 @@ def test_games_between_ais_show_no_raw_key_in_log_buttons_or_prompts(app, monkey
                 break
             drawn.extend(scene.option_label(o) for o in d.options)
             drawn.append(scene.decision_note(d))
-            scene.answer(d.option(players[d.side].choose(match, d)))
+            scene.answer(d.option(match.ask(players[d.side])))
             steps(app, 1)
         drawn.extend(scene.log_lines)
         assert len(match.answers) > 20 and len(scene.log_lines) > 20

@@ -27,7 +27,7 @@ from ...engine.dice import Dice, mean
 from ...engine.events import Event
 from ...engine.tokens import Token
 from ...errors import RulesError
-from ..base import Army, FigureView, ObjectView, Odds, Outcome, RuleModule, TokenView
+from ...engine.protocol import Army, FigureView, Gauge, Marker, ObjectView, Odds, Outcome, RuleModule, TokenView
 from . import actions as act
 from .combat import dodge_on, melee_profile, shot_attacks, strike, weapon
 from .odds import attack_loss, kill_chance, labelled, melee_losses, mixture
@@ -127,6 +127,17 @@ class Eisdrachen(RuleModule):
                 state.tokens.append(Token(state.new_id("t"), t, owner, real))
 
     # --- decisions -----------------------------------------------------------------------
+
+    def context(self, state, dice):
+        raise RulesError(self.id, "runs on its own turn machinery until it is moved onto the step stack")
+
+    def refill(self, game) -> bool:
+        raise RulesError(self.id, "runs on its own turn machinery until it is moved onto the step stack")
+
+    def tactical_ai(self, seed: int, level: str = "normal"):
+        from ...ai.eisdrachen import EisdrachenAI
+
+        return EisdrachenAI(seed)
 
     def pending(self, state: State) -> Decision | None:
         if state.over:
@@ -420,7 +431,8 @@ class Eisdrachen(RuleModule):
                 marks.append("active")
             elif f.activated:
                 marks.append("activated")
-            out.append(FigureView(f.id, f.side, f.tile, f.name, (f.pv, f.max_pv), tuple(marks), f.alive))
+            out.append(FigureView(f.id, f.side, f.tile, f.name, (Gauge("pv", f.pv, f.max_pv),),
+                                  tuple(Marker(m) for m in marks), f.alive, kind=f.rank))
         return out
 
     def tokens(self, state: State, viewer: int | None) -> list[TokenView]:

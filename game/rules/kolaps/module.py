@@ -11,7 +11,7 @@ from ...engine.deploy import deploy
 from ...engine.dice import Dice
 from ...engine.events import Event
 from ...errors import RulesError
-from ..base import Army, FigureView, Odds, Outcome, RuleModule, canonical
+from ...engine.protocol import Army, FigureView, Gauge, Marker, Odds, Outcome, RuleModule, canonical
 from . import flow
 from .combat import (blast_difficulty, hit_rows, modified_values, severity_dice, shot_difficulty,
                      strike_difficulty)
@@ -35,7 +35,7 @@ class Kolaps(RuleModule):
     id = "kolaps"
     names = {"fr": "KOLAPS : Ground Zero", "en": "KOLAPS: Ground Zero"}
     default_max_turns = 10
-    secret_markers = ("hidden", "embuscade")
+    secret_markers = ("hidden", "ambush")
 
     def __init__(self, data_path: Path = DATA_FILE):
         self._path = data_path
@@ -90,6 +90,17 @@ class Kolaps(RuleModule):
 
     # --- the protocol -----------------------------------------------------------
 
+    def context(self, state, dice):
+        raise RulesError(self.id, "runs on its own turn machinery until it is moved onto the step stack")
+
+    def refill(self, game) -> bool:
+        raise RulesError(self.id, "runs on its own turn machinery until it is moved onto the step stack")
+
+    def tactical_ai(self, seed: int, level: str = "normal"):
+        from ...ai.kolaps import KolapsAI
+
+        return KolapsAI(seed)
+
     def pending(self, state: KolapsState) -> Decision | None:
         if state.finished:
             return None
@@ -115,22 +126,23 @@ class Kolaps(RuleModule):
     def figures(self, state: KolapsState, viewer: int | None) -> list[FigureView]:
         out = []
         for ch in sorted(state.chars.values(), key=lambda c: c.id):
-            markers = [ch.archetype, f"moral {ch.morale}", f"fatigue {ch.fatigue}", ch.ready_weapon]
-            if ch.is_avatar:
-                markers.append("avatar")
-            for flag, name in ((ch.offensive, "offensif"), (ch.prone, "au sol"), (ch.huddled, "à couvert"),
-                               (ch.activated_this_turn, "activé"), (bool(ch.hemorrhage), "hémorragie"),
-                               (bool(ch.critical), "C"), (ch.ko_activations_left > 0, "KO")):
+            markers = [Marker("morale", value=ch.morale), Marker("fatigue", value=ch.fatigue),
+                       Marker("weapon", weapon=ch.ready_weapon)]
+            for flag, name in ((ch.is_avatar, "avatar"), (ch.offensive, "offensive"), (ch.prone, "prone"),
+                               (ch.huddled, "huddled"), (ch.activated_this_turn, "activated"),
+                               (bool(ch.hemorrhage), "hemorrhage"), (bool(ch.critical), "critical"),
+                               (ch.ko_activations_left > 0, "ko")):
                 if flag:
-                    markers.append(name)
+                    markers.append(Marker(name))
             if ch.aff is not None:
-                markers.append(f"AFF {ch.aff}")
+                markers.append(Marker("aff", group=ch.aff))
             if ch.morale_state != "normal":
-                markers.append(ch.morale_state)
+                markers.append(Marker(ch.morale_state))
             if ch.ambush_armed and (viewer is None or viewer == ch.side):
-                markers.append("embuscade")
+                markers.append(Marker("ambush"))
             out.append(FigureView(ch.id, controller(ch), ch.tile, ch.name,
-                                  (TOTAL_BOXES - ch.total_wounds(), TOTAL_BOXES), tuple(markers), ch.in_play))
+                                  (Gauge("wound_boxes", TOTAL_BOXES - ch.total_wounds(), TOTAL_BOXES),),
+                                  tuple(markers), ch.in_play, kind=ch.archetype))
         return out
 
     # --- odds -----------------------------------------------------------------------
