@@ -80,54 +80,61 @@ def flat_ray(dx: int, dy: int, width: int) -> tuple[tuple[int, ...], tuple[tuple
             tuple((p[1] * width + p[0], q[1] * width + q[0]) for p, q in corners))
 
 
-def blocked_many(blocked: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """For each segment a[i]-b[i] (tiles as (x, y) rows, all on the map), whether sight is blocked.
+CHUNK = 1 << 14     # columns per batch: small arrays are recycled by malloc instead of mapped afresh
 
-    ``blocked`` is the [y, x] boolean array of tiles that block sight. Segments are grouped by
-    length so that padding never more than doubles the work.
+
+def blocked_many(blocked: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """For each segment a[k]-b[k] (tiles as (x, y) rows, all on the map), whether sight is blocked.
+
+    ``blocked`` is the [y, x] boolean array of tiles that block sight, with a border of one
+    blocking tile all round (``np.pad(mask, 1, constant_values=True)``) so that no index strays
+    off it. Every column of every segment is one entry of flat arrays, so the work is the total
+    length of the segments.
     """
     a = np.asarray(a, dtype=np.int64).reshape(-1, 2)
     b = np.asarray(b, dtype=np.int64).reshape(-1, 2)
     out = np.zeros(len(a), dtype=bool)
-    if len(a) == 0:
-        return out
-    width = blocked.shape[1]
-    flat = blocked.ravel()
-    d = b - a
-    big = np.abs(d).max(axis=1)
-    group = np.zeros(len(a), dtype=np.int64)
-    nz = big > 0
-    group[nz] = np.ceil(np.log2(big[nz])).astype(np.int64)
-    for g in np.unique(group[nz]):
-        idx = np.nonzero(nz & (group == g))[0]
-        out[idx] = _blocked_group(flat, width, a[idx], d[idx])
+    big = np.abs(b - a).max(axis=1)
+    rows = np.nonzero(big > 0)[0]
+    ends = np.cumsum(big[rows] + 1)
+    start = 0
+    while start < len(rows):
+        stop = max(start + 1, int(np.searchsorted(ends, ends[start] - big[rows[start]] - 1 + CHUNK, "right")))
+        part = rows[start:stop]
+        out[part] = _blocked(blocked, a[part], b[part])
+        start = stop
     return out
 
 
-def _blocked_group(flat: np.ndarray, width: int, a: np.ndarray, d: np.ndarray) -> np.ndarray:
+def _blocked(blocked: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """blocked_many for segments of positive length. With q, r = divmod(N(u), 2A), the rows of
+    column u are lo = q - (r < 2B) to hi = q - (r == 0), and r == 0 marks a grid corner."""
+    width = blocked.shape[1]
+    flat = blocked.ravel()
+    d = b - a
     dx, dy = d[:, 0], d[:, 1]
     swapped = np.abs(dy) > np.abs(dx)
-    big = np.where(swapped, np.abs(dy), np.abs(dx))[:, None]
-    small = np.where(swapped, np.abs(dx), np.abs(dy))[:, None]
-    sx = np.where(dx >= 0, 1, -1)
-    sy = np.where(dy >= 0, 1, -1)
-    # a step along u or v, as an offset in the flat grid
-    step_u = np.where(swapped, sy * width, sx)[:, None]
-    step_v = np.where(swapped, sx, sy * width)[:, None]
-    base = (a[:, 1] * width + a[:, 0])[:, None]
-    u = np.arange(int(big.max()) + 1)[None, :]
-    two_a = 2 * big
-    n = (2 * u + 1) * small + big
-    lo = (n - 2 * small) // two_a
-    hi = (n - 1) // two_a
-    in_ray = u <= big
-    hit = np.zeros(len(a), dtype=bool)
-    for v in (lo, lo + 1):
-        ok = in_ray & (v <= hi) & ~((u == 0) & (v == 0)) & ~((u == big) & (v == small))
-        cells = np.where(ok, base + u * step_u + v * step_v, 0)
-        hit |= (flat[cells] & ok).any(axis=1)
-    corner = (u < big) & (n % two_a == 0)
-    first = np.where(corner, base + (u + 1) * step_u + hi * step_v, 0)
-    second = np.where(corner, base + u * step_u + (hi + 1) * step_v, 0)
-    hit |= (flat[first] & flat[second] & corner).any(axis=1)
-    return hit
+    big = np.abs(d).max(axis=1)
+    small = np.where(swapped, np.abs(dx), np.abs(dy))
+    sx, sy = np.where(dx >= 0, 1, -1), np.where(dy >= 0, 1, -1)
+    step_u = np.where(swapped, sy * width, sx)        # one step along the major axis, in the flat grid
+    step_v = np.where(swapped, sx, sy * width)
+    base = (a[:, 1] + 1) * width + a[:, 0] + 1
+    counts = big + 1
+    first = np.cumsum(counts) - counts
+
+    def spread(values: np.ndarray) -> np.ndarray:
+        return np.repeat(values.astype(np.int32), counts)
+
+    A, B, su, sv = spread(big), spread(small), spread(step_u), spread(step_v)
+    u = np.arange(int(counts.sum()), dtype=np.int32) - spread(first)
+    q, r = np.divmod((2 * u + 1) * B + A, 2 * A)
+    lo = q - (r < 2 * B)
+    at = spread(base) + u * su + lo * sv
+    # lo of column 0 is the start tile and lo of column A the end tile
+    hit = flat[at] & (u > 0) & (u < A)
+    two = np.nonzero(lo < q - (r == 0))[0]          # columns holding a second tile, lo + 1
+    hit[two] |= flat[at[two] + sv[two]]
+    corner = np.nonzero((r == 0) & (u < A))[0]       # there hi = lo: the corner's tiles are (u+1, lo), (u, lo+1)
+    hit[corner] |= flat[at[corner] + su[corner]] & flat[at[corner] + sv[corner]]
+    return np.logical_or.reduceat(hit, first)

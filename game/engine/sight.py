@@ -27,6 +27,7 @@ class Sight:
         self.blocked.flags.writeable = False
         self.height, self.width = self.blocked.shape
         self._bytes = self.blocked.tobytes()
+        self._padded = np.pad(self.blocked, 1, constant_values=True)
         self._area = self.width * self.height
         self.memo: dict[int, bool] = {}
 
@@ -87,7 +88,7 @@ class Sight:
                 todo.setdefault(keys[n], n)
         if todo:
             sel = rows[list(todo.values())]
-            seen = (~rays.blocked_many(self.blocked, a[sel], b[sel])).tolist()
+            seen = (~rays.blocked_many(self._padded, a[sel], b[sel])).tolist()
             if len(memo) + len(todo) > MEMO_LIMIT:
                 memo.clear()
             memo.update(zip(todo, seen))
