@@ -214,9 +214,11 @@ def tiles_surface(loaded, tw: int, th: int) -> pygame.Surface:
         ox, oy = int(round((layer.offset or (0, 0))[0] * sx)), int(round((layer.offset or (0, 0))[1] * sy))
         gids = np.asarray(layer.gids)
         ys, xs = np.nonzero(gids)
-        for y, x in zip(ys.tolist(), xs.tolist()):
-            pic = pictures.get(int(gids[y, x]))
-            target.blit(pic, (x * tw + ox, (y + 1) * th - pic.get_height() + oy))
+        values = gids[ys, xs].tolist()
+        pics = {g: pictures.get(g) for g in set(values)}
+        lift = {g: pic.get_height() - th - oy for g, pic in pics.items()}     # a tall tile stands on its cell
+        target.fblits([(pics[g], (x * tw + ox, y * th - lift[g]))             # in row order, as Tiled draws
+                       for y, x, g in zip(ys.tolist(), xs.tolist(), values)])
         if target is not native:
             target.set_alpha(int(layer.opacity * 255))
             native.blit(target, (0, 0))
