@@ -1,9 +1,11 @@
 """``escarmouche bench``: the speed and memory figures of docs/performance.md.
 
 Every figure is a median over repeated runs and comes with a reference timed in the same run on
-the same machine, so the ratio means the same on a fast laptop and a slow CI box. Window figures
-are taken in child processes with SDL's dummy drivers, so the bench runs headless and its memory
-figure is the window's own. ``--json`` prints one object on the last line.
+the same machine, so the ratio means the same on a fast laptop and a slow CI box. Times are CPU
+times (of this process, of the drawing thread, or of a child process), so other programs busy on
+the machine do not count. Window figures are taken in child processes with SDL's dummy drivers,
+so the bench runs headless and its memory figure is the window's own. ``--json`` prints one
+object on the last line.
 """
 from __future__ import annotations
 
@@ -46,8 +48,8 @@ class Figure:
         return {**asdict(self), "ratio": round(self.ratio, 3)}
 
 
-def median_time(fn: Callable[[], object], repeat: int, clock: Callable[[], float] = time.perf_counter) -> float:
-    """Median seconds of ``repeat`` calls of ``fn``."""
+def median_time(fn: Callable[[], object], repeat: int, clock: Callable[[], float] = time.process_time) -> float:
+    """Median seconds (of ``clock``, CPU time of this process by default) of ``repeat`` calls of ``fn``."""
     times = []
     for _ in range(repeat):
         t = clock()
@@ -238,7 +240,15 @@ def _child(code: str, home: Path, timeout: float = 600) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def _wall(args: list[str], home: Path, repeat: int) -> float:
+def _children_cpu() -> float:
+    import resource
+
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def _run_cpu(args: list[str], home: Path, repeat: int) -> float:
+    """Median CPU seconds (user and system) of a headless child process running ``args``."""
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "ESCARMOUCHE_HOME": str(home),
            "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
 
@@ -246,7 +256,7 @@ def _wall(args: list[str], home: Path, repeat: int) -> float:
         done = subprocess.run(args, capture_output=True, env=env, timeout=600)
         if done.returncode != 0:
             raise SystemExit(f"escarmouche bench: {' '.join(args[1:])} failed: {done.stderr.decode()[-400:]}")
-    return median_time(once, repeat)
+    return median_time(once, repeat, _children_cpu)
 
 
 BARE_WINDOW = ("import pygame; pygame.init(); s = pygame.display.set_mode((1280, 720)); s.fill((0, 0, 0)); "
@@ -278,12 +288,12 @@ def bench_window(path: Path, repeat: int, home: Path) -> list[Figure]:
                       "a bare 1280×720 pygame window", bare["rss_mb"], "≤ 200 MB"))
     py = [sys.executable]
     runs = max(repeat, 5)
-    out.append(Figure("escarmouche --help", _wall(py + ["-m", "game", "--help"], home, runs) * 1000, "ms",
-                      "python -c pass", _wall(py + ["-c", "pass"], home, runs) * 1000, "≤ ×2.5"))
-    first = _wall(py + ["-m", "game", "play", "--map", str(path), "--rules", "eisdrachen", "--frames", "1"], home,
+    out.append(Figure("escarmouche --help", _run_cpu(py + ["-m", "game", "--help"], home, runs) * 1000, "ms",
+                      "python -c pass", _run_cpu(py + ["-c", "pass"], home, runs) * 1000, "≤ ×2.5"))
+    first = _run_cpu(py + ["-m", "game", "play", "--map", str(path), "--rules", "eisdrachen", "--frames", "1"], home,
                   repeat)
     out.append(Figure(f"start to the first battle frame, {path.stem}", first * 1000, "ms",
-                      "a bare pygame window opened and drawn once", _wall(py + ["-c", BARE_WINDOW], home, repeat) * 1000,
+                      "a bare pygame window opened and drawn once", _run_cpu(py + ["-c", BARE_WINDOW], home, repeat) * 1000,
                       "≤ 1000 ms"))
     return out
 
@@ -295,9 +305,9 @@ def bench_battles(path: Path, repeat: int, home: Path) -> list[Figure]:
     for rules in ("eisdrachen", "kolaps"):
         times, decisions, match = [], [], None
         for _ in range(repeat):
-            t = time.perf_counter()
+            t = time.process_time()
             match, ms = headless_battle(path, rules)
-            times.append(time.perf_counter() - t)
+            times.append(time.process_time() - t)
             decisions = ms
         replayed = median_time(lambda: replay_in_process(match, path), repeat)
         per_answer = replayed / max(1, len(match.answers)) * 1000
@@ -313,7 +323,7 @@ def bench_battles(path: Path, repeat: int, home: Path) -> list[Figure]:
                           replayed, "≤ 2 s"))
         save = home / "battle.json"
         save_match(match, save)
-        verify = _wall([sys.executable, "-m", "game", "replay", str(save), "--verify"], home, repeat)
+        verify = _run_cpu([sys.executable, "-m", "game", "replay", str(save), "--verify"], home, repeat)
         out.append(Figure("replay --verify of that battle", verify, "s",
                           "the engine work redone (its answers replayed in process)", replayed, "≤ 1 s"))
     return out
@@ -339,10 +349,23 @@ def headless_battle(path: Path, rules: str, per_side: int = 10, seed: int = 1):
     from .sim import Report, play_game
 
     match = new_match(path, rules, seed, battle_armies(load_battlefield(path), rules, per_side))
-    players = {side: make_player("tactical", rules, seed * 2 + side + 1) for side in (0, 1)}
-    report = Report()
-    play_game(match, players, report, check_invariants=False)
-    return match, report.decision_ms.get("tactical", [0.0])
+    decisions: list[float] = []
+    players = {side: Timed(make_player("tactical", rules, seed * 2 + side + 1), decisions) for side in (0, 1)}
+    play_game(match, players, Report(), check_invariants=False)
+    return match, decisions or [0.0]
+
+
+class Timed:
+    """A player whose every decision is timed in CPU time of its thread (milliseconds)."""
+
+    def __init__(self, player, times: list[float]):
+        self.player, self.times, self.name = player, times, player.name
+
+    def choose(self, *args):
+        t = time.thread_time()
+        key = self.player.choose(*args)
+        self.times.append((time.thread_time() - t) * 1000)
+        return key
 
 
 def replay_in_process(match, path: Path) -> None:
