@@ -70,8 +70,8 @@ class StepTable:
             codes |= legal.astype(np.uint16) << k
         self.codes = array("H", codes.T.tobytes())
         self.offsets = tuple(dx * self.column + dy for dx, dy in STEPS)
-        self.passes = tuple(tuple(bx * self.column + by for bx, by in between(d)) for d in STEPS)
-        self._steps: dict[int, tuple] = {}
+        self.passes = tuple(tuple(bx * self.column + by for bx, by in between(d)) or (0, 0) for d in STEPS)
+        self.known_steps: dict[int, tuple] = {}
 
     def index(self, x: int, y: int) -> int:
         return (x + PAD) * self.column + y + PAD
@@ -85,11 +85,12 @@ class StepTable:
         return -PAD <= x < self.width + PAD and -PAD <= y < self.height + PAD
 
     def steps(self, code: int) -> tuple:
-        """(offset, length, offsets passed between) of the legal steps of a code, in STEPS order."""
-        found = self._steps.get(code)
+        """(offset, length, and the offsets of the two tiles passed between or 0, 0) of the legal
+        steps of a code, in STEPS order; kept in ``known_steps``."""
+        found = self.known_steps.get(code)
         if found is None:
-            found = self._steps[code] = tuple((self.offsets[k], STEP_LENGTH[d], self.passes[k])
-                                              for k, d in enumerate(STEPS) if code >> k & 1)
+            found = self.known_steps[code] = tuple((self.offsets[k], STEP_LENGTH[d], *self.passes[k])
+                                                   for k, d in enumerate(STEPS) if code >> k & 1)
         return found
 
 

@@ -11,13 +11,14 @@ import heapq
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 import numpy as np
 
 from . import rays
 from .battlefield import SHUT, Battlefield, Cover, Tile
-from .moves import (CLIMB, CRAWL, KING_STEPS, KNIGHT_STEPS, STEP_LENGTH, STEPS, WALK, between, step_table,
+from .moves import (CLIMB, CRAWL, KING_STEPS, KNIGHT_STEPS, PAD, STEP_LENGTH, STEPS, WALK, between, step_table,
                     terrain_costs)
 
 EPS = 1e-9
@@ -32,7 +33,10 @@ def distance(a: Tile, b: Tile) -> float:
 
 def within(a: Tile, b: Tile, n: float) -> bool:
     """d(a, b) <= n pas, exact for whole n (compares squares)."""
-    d2 = (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
+    dx, dy = a[0] - b[0], a[1] - b[1]
+    d2 = dx * dx + dy * dy
+    if n.__class__ is int:
+        return d2 <= n * n
     if float(n).is_integer():
         return d2 <= int(n) ** 2
     return d2 <= n * n + EPS
@@ -52,12 +56,16 @@ def neighbours(tile: Tile) -> list[Tile]:
 
 
 def tiles_within(bf: Battlefield, centre: Tile, n: float) -> list[Tile]:
-    r = int(math.floor(n + EPS))
+    """Tiles of the map within n of centre, row by row."""
     cx, cy = centre
-    return [(x, y)
-            for y in range(max(0, cy - r), min(bf.height, cy + r + 1))
-            for x in range(max(0, cx - r), min(bf.width, cx + r + 1))
-            if within(centre, (x, y), n)]
+    w, h = bf.width, bf.height
+    return [(cx + dx, cy + dy) for dx, dy in _disc(n) if 0 <= cx + dx < w and 0 <= cy + dy < h]
+
+
+@lru_cache(maxsize=256)
+def _disc(n: float) -> tuple[Tile, ...]:
+    r = int(math.floor(n + EPS))
+    return tuple((dx, dy) for dy in range(-r, r + 1) for dx in range(-r, r + 1) if within((0, 0), (dx, dy), n))
 
 
 # --- line of sight (section 5) ---------------------------------------------------
@@ -196,9 +204,10 @@ def reach(bf: Battlefield, start: Tile, budget: float, rules: MoveRules = MoveRu
         return Reach(start, {start: 0.0}, {})
     mult = terrain_costs(bf) if rules.terrain_costs else None
     barred = {table.index(x, y) for x, y in enemies if table.covers(x, y)}
-    codes, steps = table.codes, table.steps
+    codes, known_steps, steps_of = table.codes, table.known_steps, table.steps
     p0 = table.index(sx, sy)
     cost = {p0: 0.0}
+    get = cost.get
     previous: dict[int, int] = {}
     heap = [(0.0, p0)]
     pop, push = heapq.heappop, heapq.heappush
@@ -207,31 +216,31 @@ def reach(bf: Battlefield, start: Tile, budget: float, rules: MoveRules = MoveRu
         if c > cost[p]:
             continue
         code = codes[p]
-        if not code:
-            continue
-        for off, length, passes in steps(code):
-            if c + length > limit:
+        steps = known_steps.get(code)
+        if steps is None:
+            steps = steps_of(code)
+        for off, length, b1, b2 in steps:
+            nc = c + length
+            if nc > limit:
                 continue
             q = p + off
-            if barred and (q in barred or any(p + o in barred for o in passes)):
+            if barred and (q in barred or b1 and (p + b1 in barred or p + b2 in barred)):
                 continue
-            if mult is None:
-                nc = c + length
-            else:
-                nc = c + length * (max(mult[q], mult[p + passes[0]], mult[p + passes[1]]) if passes
-                                   else mult[q])
+            if mult is not None:
+                nc = c + length * (max(mult[q], mult[p + b1], mult[p + b2]) if b1 else mult[q])
                 if nc > limit:
                     continue
-            known = cost.get(q)
-            if known is not None and nc >= known - 1e-12:
+            old = get(q)
+            if old is not None and nc >= old - 1e-12:
                 continue
             cost[q] = nc
             previous[q] = p
             push(heap, (nc, q))
-    tile = table.tile
     del cost[p0]
-    return Reach(start, {start: 0.0, **{tile(p): v for p, v in cost.items()}},
-                 {tile(q): start if p == p0 else tile(p) for q, p in previous.items()})
+    col = table.column
+    return Reach(start, {start: 0.0, **{(p // col - PAD, p % col - PAD): v for p, v in cost.items()}},
+                 {(q // col - PAD, q % col - PAD): start if p == p0 else (p // col - PAD, p % col - PAD)
+                  for q, p in previous.items()})
 
 
 def path_cost(bf: Battlefield, start: Tile, path: list[Tile], terrain_costs: bool = False) -> float:

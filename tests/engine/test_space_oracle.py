@@ -127,3 +127,14 @@ def test_reach_follows_terrain_changed_between_calls():
     cost, previous = oracle.reach(bf, (0, 0), 6)
     assert (5, 0) in before.cost and (5, 0) not in after.cost
     assert list(after.cost.items()) == list(cost.items()) and list(after.previous.items()) == list(previous.items())
+
+
+@pytest.mark.parametrize("n", [0, 1, 1.5, 2, 3.2, 5, 6.0, 7.9])
+def test_tiles_within_are_those_of_the_square_scan_in_the_same_order(n):
+    bf = Battlefield.open_ground(15, 11)
+    for centre in [(0, 0), (7, 5), (14, 10), (2, 9)]:
+        r = int(n + 1e-9)
+        expected = [(x, y) for y in range(max(0, centre[1] - r), min(bf.height, centre[1] + r + 1))
+                    for x in range(max(0, centre[0] - r), min(bf.width, centre[0] + r + 1))
+                    if space.within(centre, (x, y), n)]
+        assert space.tiles_within(bf, centre, n) == expected
