@@ -27,8 +27,7 @@ __all__ = ["CLIMB", "CRAWL", "KING_STEPS", "KNIGHT_STEPS", "STEPS", "STEP_LENGTH
 
 # --- distance and adjacency (sections 2 and 4) ---------------------------------
 
-def distance(a: Tile, b: Tile) -> float:
-    return math.hypot(a[0] - b[0], a[1] - b[1])
+distance = math.dist    # d(a, b) between tile centres (section 2): C's hypot of the differences, no Python frame
 
 
 def within(a: Tile, b: Tile, n: float) -> bool:

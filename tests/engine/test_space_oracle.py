@@ -138,3 +138,10 @@ def test_tiles_within_are_those_of_the_square_scan_in_the_same_order(n):
                     for x in range(max(0, centre[0] - r), min(bf.width, centre[0] + r + 1))
                     if space.within(centre, (x, y), n)]
         assert space.tiles_within(bf, centre, n) == expected
+
+
+def test_distance_is_the_hypotenuse_of_the_differences_bit_for_bit():
+    import math
+    for dx in range(-60, 61):
+        for dy in range(-60, 61):
+            assert space.distance((3, -4), (3 + dx, -4 + dy)) == math.hypot(dx, dy)
