@@ -186,7 +186,7 @@ def bench_sight(path: Path, repeat: int) -> list[Figure]:
     cold = []
     for _ in range(max(repeat, 3)):
         fresh = load_battlefield(path)
-        rays.flat_ray.cache_clear()
+        rays.forget_rays()
         cold.append(median_time(lambda: space.sight_pairs(fresh, tiles), 1))
     pairs = FIGURES_ON_FIELD * (FIGURES_ON_FIELD - 1) // 2
     what = f"line of sight, all {pairs} pairs of {FIGURES_ON_FIELD} figures, {path.stem}"

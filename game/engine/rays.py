@@ -15,11 +15,15 @@ N(u); the two tiles meeting there off the segment are (u + 1, m) and (u, m + 1),
 """
 from __future__ import annotations
 
+from array import array
 from functools import lru_cache
 
 import numpy as np
 
 Tile = tuple[int, int]
+FLAT_BUDGET = 1 << 22       # flat offsets kept for single questions (16 MB); the cache starts afresh past it
+_flat: dict[tuple[int, int, int], tuple[array, tuple[tuple[int, int], ...]]] = {}
+_flat_size = 0
 
 
 def _frame(dx: int, dy: int) -> tuple[int, int, bool, int, int]:
@@ -56,13 +60,13 @@ def walk(dx: int, dy: int) -> tuple[list[Tile], list[tuple[Tile, Tile]]]:
     return crossed, corners
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 12)
 def crossed_offsets(dx: int, dy: int) -> tuple[Tile, ...]:
     """Crossed tiles of (0,0)-(dx,dy) in the order of the conventions' reference: by x, then y."""
     return tuple(sorted(walk(dx, dy)[0]))
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 12)
 def corner_offsets(dx: int, dy: int) -> tuple[tuple[Tile, Tile], ...]:
     """Corner pairs of (0,0)-(dx,dy) as the conventions' reference writes them, by the corner's x."""
     out = []
@@ -72,12 +76,28 @@ def corner_offsets(dx: int, dy: int) -> tuple[tuple[Tile, Tile], ...]:
     return tuple(sorted(out, key=lambda pair: max(pair[0][0], pair[1][0])))
 
 
-@lru_cache(maxsize=1 << 16)
-def flat_ray(dx: int, dy: int, width: int) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
-    """Crossed tiles and corner pairs of (0,0)-(dx,dy) as offsets in a row-major grid ``width`` wide."""
-    crossed, corners = walk(dx, dy)
-    return (tuple(y * width + x for x, y in crossed),
-            tuple((p[1] * width + p[0], q[1] * width + q[0]) for p, q in corners))
+def flat_ray(dx: int, dy: int, width: int) -> tuple[array, tuple[tuple[int, int], ...]]:
+    """Crossed tiles and corner pairs of (0,0)-(dx,dy) as offsets in a row-major grid ``width`` wide,
+    kept (up to FLAT_BUDGET offsets in all) since a ray's offsets do not depend on where it starts."""
+    global _flat_size
+    key = (dx, dy, width)
+    ray = _flat.get(key)
+    if ray is None:
+        crossed, corners = walk(dx, dy)
+        ray = (array("i", [y * width + x for x, y in crossed]),
+               tuple((p[1] * width + p[0], q[1] * width + q[0]) for p, q in corners))
+        if _flat_size + len(crossed) > FLAT_BUDGET:
+            forget_rays()
+        _flat[key] = ray
+        _flat_size += len(crossed)
+    return ray
+
+
+def forget_rays() -> None:
+    """Empty the cache of flat rays (the bench's cold start)."""
+    global _flat_size
+    _flat.clear()
+    _flat_size = 0
 
 
 CHUNK = 1 << 14     # columns per batch: small arrays are recycled by malloc instead of mapped afresh
