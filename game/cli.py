@@ -44,7 +44,9 @@ def _map_help() -> str:
             f"in your maps folder ({user_maps_dir()})")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(name_maps: bool = True) -> argparse.ArgumentParser:
+    """The parser; ``name_maps`` lists the maps folders for the help of --map (a run that prints no
+    such help skips that look at the disk and its imports)."""
     from . import __version__
     from .ai import AI_NAMES
     from .rules import names
@@ -53,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "Without a command, opens the main menu.")
     p.add_argument("--version", action="version", version=f"escarmouche {__version__}")
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
-    map_help = _map_help()
+    map_help = _map_help() if name_maps else "a Tiled map file, or the name of a shipped map or of one of yours"
     rules_help = f"the rule system ({', '.join(names())})"
     ai_help = f"({', '.join(AI_NAMES)})"
 
@@ -115,7 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    help_of_map = bool({"-h", "--help"} & set(argv)) and bool({"play", "sim"} & set(argv))
+    args = build_parser(name_maps=help_of_map).parse_args(argv)
     try:
         if args.command is None:
             return _play({})
