@@ -18,11 +18,10 @@ import numpy as np
 
 from . import rays
 from .battlefield import SHUT, Battlefield, Cover, Tile
-from .moves import (CLIMB, CRAWL, KING_STEPS, KNIGHT_STEPS, PAD, STEP_LENGTH, STEPS, WALK, between, step_table,
-                    terrain_costs)
+from .moves import (CLIMB, CRAWL, KING_STEPS, KNIGHT_STEPS, PAD, STEP_LENGTH, STEPS, WALK,  # noqa: F401 (space's
+                    between, step_table, terrain_costs)                                  # names, as before)
 
 EPS = 1e-9
-__all__ = ["CLIMB", "CRAWL", "KING_STEPS", "KNIGHT_STEPS", "STEPS", "STEP_LENGTH", "WALK"]
 
 
 # --- distance and adjacency (sections 2 and 4) ---------------------------------
