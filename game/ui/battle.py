@@ -129,6 +129,7 @@ class BattleScene(BattleDrawing):
         self._events = 0
         self._frame: LiveFrame | None = None
         self._frame_key = None
+        self._kept: dict[str, pygame.Surface] = {}
         self._groups: tuple = (None, OrderedDict())
 
     def _make_ai(self, name: str, side: int):
@@ -680,7 +681,7 @@ class BattleScene(BattleDrawing):
         self.layout()
         key = self.frame_key(surface)
         if key is None or key != self._frame_key or self._frame is None:
-            self._frame = self.compose(surface)
+            self._frame = self.compose(surface, keep=key is not None)
             self._frame_key = key
         self._frame.show(surface, self.app.ui)
 
@@ -701,13 +702,15 @@ class BattleScene(BattleDrawing):
                 id(self.last_ai), self.ai_job is not None, int(now * 3) % 4 if self.ai_job is not None else 0,
                 tuple(sorted(self.app.settings.keys.items())))
 
-    def compose(self, surface: pygame.Surface) -> LiveFrame:
+    def compose(self, surface: pygame.Surface, keep: bool = True) -> LiveFrame:
+        """Draw the whole screen; ``keep`` keeps it for the frames to come (not while things move,
+        when the next frame is drawn afresh anyway)."""
         ui = self.app.ui
         surface.fill(BG)
         if self.handover_to is not None:
             self.draw_handover(surface)
             self.draw_status(surface)
-            return LiveFrame(surface.copy(), list(ui.buttons))
+            return LiveFrame(self.kept("picture", surface) if keep else None, list(ui.buttons))
         d = self.decision
         human = self.human_turn()
         overlays = []
@@ -726,9 +729,12 @@ class BattleScene(BattleDrawing):
             self.draw_targets(surface, d)
         self.draw_tokens(surface)
         live = self.draw_figures(surface, d)
-        below = surface.copy() if live else None
+        below = self.kept("below", surface) if keep and live else None
         sprites = []
         for f in live:      # measured at the ring's widest, then left to LiveFrame to draw each frame
+            if below is None:
+                self.draw_figure(surface, f, pulse=self.pulse())
+                continue
             rect = self.draw_figure(surface, f, pulse=1.0).clip(self.map_rect)
             surface.blit(below, rect, rect)
             sprites.append((rect, lambda target, f=f: self.draw_figure(target, f, pulse=self.pulse())))
@@ -751,7 +757,17 @@ class BattleScene(BattleDrawing):
         if self.show_help:
             self.draw_help(surface)
         self.draw_status(surface)
-        return LiveFrame(surface.copy(), list(ui.buttons), below, sprites)
+        return LiveFrame(self.kept("picture", surface) if keep else None, list(ui.buttons), below, sprites)
+
+    def kept(self, name: str, surface: pygame.Surface) -> pygame.Surface:
+        """A copy of ``surface`` in a picture kept for reuse (a fresh full-screen surface costs
+        milliseconds to allocate, a blit into an old one a tenth of that)."""
+        picture = self._kept.get(name)
+        if picture is None or picture.get_size() != surface.get_size():
+            picture = self._kept[name] = surface.copy()
+        else:
+            picture.blit(surface, (0, 0))
+        return picture
 
     @staticmethod
     def pulse() -> float:

@@ -16,7 +16,10 @@ Draw = Callable[[pygame.Surface], object]
 
 
 class LiveFrame:
-    def __init__(self, picture: pygame.Surface, buttons: list, below: pygame.Surface | None = None,
+    """``picture`` None: a frame already on the screen and not kept (something moves; the next
+    frame is drawn afresh)."""
+
+    def __init__(self, picture: pygame.Surface | None, buttons: list, below: pygame.Surface | None = None,
                  sprites: list[tuple[pygame.Rect, Draw]] = ()):
         self.picture = picture
         self.buttons = buttons
@@ -25,6 +28,9 @@ class LiveFrame:
 
     def show(self, surface: pygame.Surface, ui) -> None:
         """Put the frame on ``surface``, redraw its live sprites and register its widgets again."""
+        ui.buttons[:] = self.buttons
+        if self.picture is None:
+            return
         surface.blit(self.picture, (0, 0))
         clip = surface.get_clip()
         for rect, draw, cover in self.sprites:
@@ -33,7 +39,6 @@ class LiveFrame:
             draw(surface)
             surface.blit(cover, rect)
         surface.set_clip(clip)
-        ui.buttons[:] = self.buttons
 
 
 def _drawn_over(picture: pygame.Surface, below: pygame.Surface, rect: pygame.Rect) -> pygame.Surface:

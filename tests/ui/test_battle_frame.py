@@ -31,9 +31,9 @@ def counting(scene) -> list:
     composed = []
     compose = scene.compose
 
-    def counted(surface):
+    def counted(surface, keep=True):
         composed.append(1)
-        return compose(surface)
+        return compose(surface, keep)
     scene.compose = counted
     return composed
 
