@@ -20,6 +20,7 @@ from .combatlog import in_words
 from .dice_tray import draw_tray
 from .effects import draw_effects, draw_floaters
 from .i18n import has, key_label, language, tr
+from .maprender import TileOverlay
 from .sprites import draw_gauges, facing_notch
 from .widgets import ACCENT, BAD, GOOD, MUTED, PANEL, TEXT, Button, side_colour
 
@@ -105,24 +106,20 @@ class BattleDrawing:
         ui.button(surface, (w // 2 - ui.s(110), h // 2 + ui.s(50), ui.s(220), ui.s(44)), tr("handover.ready"),
                   self.finish_handover)
 
-    def draw_reach(self, surface: pygame.Surface, d: Decision) -> None:
-        """The reachable area of the selected group, cached as a picture per decision and group."""
+    def reach_overlay(self, d: Decision):
+        """The reachable area of the selected group as a tile overlay, made once per decision and group."""
         key = (self.decision_id, self.group, self.viewer)
         if key != self._reach_key:
             self._reach_key = key
             opts = self.groups(d).get(self.group, []) if self.group else []
             tiles = {self.points_at(d, o) for o in opts if o.path or (o.target is None and o.tile is not None)}
             tiles.discard(None)
-            self._reach_layer = None
-            if tiles:
-                tw, th = self.tile_px
-                layer = pygame.Surface(self.base.get_size(), pygame.SRCALPHA)
-                for x, y in tiles:
-                    layer.fill((120, 200, 255, 70), (x * tw, y * th, tw, th))
-                    pygame.draw.rect(layer, (150, 220, 255, 120), (x * tw, y * th, tw, th), 1)
-                self._reach_layer = layer
-        if self._reach_layer is not None:
-            self.view.blit_layer(surface, self._reach_layer)
+            self._reach_layer = TileOverlay.of_tiles(self.view.grid, tiles, (120, 200, 255, 70),
+                                                     (150, 220, 255, 120)) if tiles else None
+        return self._reach_layer
+
+    def draw_targets(self, surface: pygame.Surface, d: Decision) -> None:
+        """A ring round every figure the selected group may target."""
         cell = self.view.cell
         for o in (self.groups(d).get(self.group, []) if self.group else []):
             if o.target is not None:
@@ -143,16 +140,21 @@ class BattleDrawing:
                 label = "?" if t.kind == "unknown" else tr(f"token.{t.kind}.short", t.kind[:1].upper())
                 ui.text(surface, label, (cx, cy), 16, (255, 255, 255), "center")
 
-    def draw_figures(self, surface: pygame.Surface, d: Decision | None) -> None:
-        """The dead first (their graves lie under the living), then every figure standing."""
+    def draw_figures(self, surface: pygame.Surface, d: Decision | None) -> list:
+        """The dead first (their graves lie under the living), then every figure standing but those that
+        pulse (the active ones): those are returned, to be drawn live."""
         active = d.figure if d is not None else None
         selectable = set()
         if d is not None and self.human_turn():
             selectable = {o.figure for o in d.options if o.figure and o.figure != d.figure}
         self.badge_spots = []
-        shown = self.shown_figures()
-        for f in sorted(shown, key=lambda f: f.alive and self.timeline.dying(f.id) is None):
-            self.draw_figure(surface, f, f.id in selectable, f.id == active or f.marked("active"))
+        live = []
+        for f in sorted(self.shown_figures(), key=lambda f: f.alive and self.timeline.dying(f.id) is None):
+            if f.alive and self.timeline.dying(f.id) is None and (f.id == active or f.marked("active")):
+                live.append(f)
+            else:
+                self.draw_figure(surface, f, f.id in selectable)
+        return live
 
     def shown_figures(self) -> list:
         """The figures on the map as the viewer sees them now: one whose clips have not all started yet
@@ -169,12 +171,15 @@ class BattleDrawing:
                 and (self.timeline.waiting(fid) or self.timeline.dying(fid))]
         return out
 
-    def draw_figure(self, surface: pygame.Surface, f, selectable: bool = False, active: bool = False) -> None:
-        """One figure: its token (trade, side, facing), its gauges and state badges, or its grave."""
-        ui, cell, tl = self.app.ui, self.view.cell, self.timeline
+    def draw_figure(self, surface: pygame.Surface, f, selectable: bool = False,
+                    pulse: float | None = None) -> pygame.Rect:
+        """One figure: its token (trade, side, facing), its gauges and state badges, or its grave;
+        ``pulse`` (0 to 1) sizes the ring of an active one. Returns what it covers."""
+        cell, tl = self.view.cell, self.timeline
         wx, wy = self.drawn_at(f)
         cx, cy = self.view.to_screen(wx, wy)
         r = max(3, int(cell * 0.44))
+        drawn = pygame.Rect(cx - r - 8, cy - r - 8, 2 * r + 17, 2 * r + 17)     # the token, its shadow and ring
         dying = tl.dying(f.id)
         if not f.alive or (dying is not None and tl.clock >= dying.start):
             fade = dying.progress(tl.clock) if dying is not None else 1.0
@@ -187,9 +192,8 @@ class BattleDrawing:
                 token.set_alpha(int(255 * (1 - fade)))
                 surface.blit(token, token.get_rect(center=(cx, cy + int(r * 0.5 * fade))))
                 token.set_alpha(255)
-            return
-        if active:
-            pulse = 0.5 + 0.5 * math.sin(time.monotonic() * 5)
+            return drawn
+        if pulse is not None:
             pygame.draw.circle(surface, (255, 230, 90), (cx, cy), r + 4 + int(3 * pulse), 3)
         elif selectable:
             pygame.draw.circle(surface, (255, 255, 255), (cx, cy), r + 4, 1)
@@ -206,18 +210,21 @@ class BattleDrawing:
         if f.facing is not None:
             facing_notch(surface, (cx, cy), r, f.facing)
         if cell >= 12:
-            draw_gauges(surface, f.gauges, pygame.Rect(cx - int(cell * 0.4), cy + r + 3, int(cell * 0.8), 4))
+            drawn.union_ip(draw_gauges(surface, f.gauges,
+                                       pygame.Rect(cx - int(cell * 0.4), cy + r + 3, int(cell * 0.8), 4)))
         if cell >= 24:
-            self.draw_badges(surface, f, cx, cy - r + max(4, r // 2), r)
+            drawn.union_ip(self.draw_badges(surface, f, cx, cy - r + max(4, r // 2), r))
+        return drawn
 
-    def draw_badges(self, surface: pygame.Surface, f, cx: int, bottom: int, r: int) -> None:
+    def draw_badges(self, surface: pygame.Surface, f, cx: int, bottom: int, r: int) -> pygame.Rect:
         """The figure's states as small pictures in a row over its token (a lettered badge for a state the
-        module gave no picture); hovering one names it (``badge_spots``)."""
+        module gave no picture); hovering one names it (``badge_spots``). Returns what it covers."""
         ui = self.app.ui
+        covered = pygame.Rect(cx, bottom, 0, 0)
         states = [m for m in f.markers if self.art.marker(m.key) or has(f"marker.{m.key}.short")]
         states = [m for m in states if m.key not in ("active", "activated")]
         if not states:
-            return
+            return covered
         size = max(16, int(self.view.cell * 0.55))
         most = max(3, (2 * r + size) // size)
         shown = states[:most] if len(states) <= most else states[:most - 1]
@@ -235,9 +242,12 @@ class BattleDrawing:
             if count is not None and size >= 14:
                 ui.text(surface, str(count), spot.bottomright, 11, (255, 240, 160), "bottomright")
             self.badge_spots.append((spot, f, m))
+            covered.union_ip(spot)
             x += size
         if len(shown) < len(states):
-            ui.text(surface, f"+{len(states) - len(shown)}", (x + 1, bottom - size // 2), 12, (255, 255, 200), "midleft")
+            covered.union_ip(ui.text(surface, f"+{len(states) - len(shown)}", (x + 1, bottom - size // 2), 12,
+                                     (255, 255, 200), "midleft"))
+        return covered
 
     def draw_action(self, surface: pygame.Surface) -> None:
         """What the timeline plays now over the map: tracers, lunges, throws, blasts, rising numbers, dice."""
