@@ -77,9 +77,20 @@ def test_s15_the_boarded_side_sends_none_to_all_but_one():
     play(AIR, st, "board:bt")
     d = AIR.pending(st)
     assert d.side == 1 and d.kind == "defenders"
-    assert sorted(o.action for o in d.options) == ["defend", "defend", "defenders_done"]
-    play(AIR, st, d.options[0].key)
-    assert sorted(o.action for o in AIR.pending(st).options) == ["defend", "defenders_done"]
+    assert sorted(o.action for o in d.options) == ["defend"] * 3 + ["defenders_done"]
+    play(AIR, st, "defend:b2")
+    assert sorted(o.action for o in AIR.pending(st).options) == ["defend"] * 2 + ["defenders_done"]
+    play(AIR, st, "defend:b3", [1, 1, 1, 2, 1, 3, 1, 4, 1, 5, 1, 6])
+    assert AIR.phase(st) == "deck" and len(st.boarding.defenders) == 2      # the third stays: 0, 1 or 2
+
+
+def test_the_original_lets_the_boarded_pilot_defend_if_another_stays_to_pilot():
+    st = aerial([{**ARMED, "case": 3, "speed": 20}] + crew(5), [{**LIGHT, "case": 4}] + crew(3))
+    play(AIR, st, "board:bt")
+    play(AIR, st, "defend:b1")
+    events = play(AIR, st, "defenders_done", [1, 1, 1, 2, 1, 3, 1, 4, 1, 5])
+    assert st.fig("b1").on_deck and not st.fig("b1").pilot
+    assert [e.data["figure"] for e in events if e.kind == "pilot"] == ["b2"] and st.fig("b2").pilot
 
 
 # --- §7.3 --------------------------------------------------------------------------------------

@@ -181,7 +181,9 @@ def start_boarding(game: Game, t: Transport, foe: Transport) -> None:
 
 @dataclass
 class ChooseDefenders(Step):
-    """The boarded side sends as many defenders as it wishes; at least one, the pilot, stays."""
+    """The boarded side sends as many defenders as it wishes as long as one stays aboard to pilot; the
+    French original names no pilot here ("qu'il en reste au moins un qui restera pour piloter"), so
+    its pilot may go and whoever stays takes the controls."""
 
     def run(self, game: Game) -> Decision | None:
         st = game.state
@@ -191,8 +193,8 @@ class ChooseDefenders(Step):
         if answer is not None and answer.action == "defend":
             b.defenders.append(answer.figure)
         if answer is None or answer.action == "defend":
-            left = [c for c in aboard(st, boarded) if not c.pilot and c.id not in b.defenders]
-            if left:
+            left = [c for c in aboard(st, boarded) if c.id not in b.defenders]
+            if len(left) > 1:
                 opts = [Option(f"defend:{c.id}", "defend", c.id) for c in left]
                 opts.append(Option("defenders_done", "defenders_done", boarded.id))
                 return Decision(boarded.side, "defenders", tuple(opts), figure=boarded.id,
@@ -201,6 +203,12 @@ class ChooseDefenders(Step):
         if not b.defenders:
             end_boarding(game, True, "undefended")
             return None
+        stays = [c for c in aboard(st, boarded) if c.id not in b.defenders]
+        if not any(c.pilot for c in stays):
+            for cid in boarded.crew:
+                st.fig(cid).pilot = False
+            stays[0].pilot = True
+            game.emit(Event("pilot", {"figure": stays[0].id, "transport": boarded.id}, rule="5.16.6"))
         deck_battle(game)
         return None
 

@@ -239,7 +239,9 @@ class VoyageursAI:
         return by["end"]
 
     def on_defenders(self, st: State, d: Decision) -> Option:
-        return next((o for o in d.options if o.action == "defend"), d.options[-1])
+        """Every crew member but one goes to defend, the best fighters first."""
+        sent = [o for o in d.options if o.action == "defend"]
+        return max(sent, key=lambda o: (st.fig(o.figure).pair("melee"), st.fig(o.figure).pv))
 
     def on_counter(self, st: State, d: Decision) -> Option:
         return next(o for o in d.options if o.action == "fire")
