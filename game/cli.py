@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from .errors import EscarmoucheError
 
@@ -36,41 +35,75 @@ def _positive(text: str) -> int:
     return value
 
 
+def _map_help() -> str:
+    """What --map accepts, naming the shipped maps and the player's maps folder."""
+    from .engine.mapfolders import map_names, shipped_maps_dir, user_maps_dir
+
+    shipped = ", ".join(map_names(shipped_maps_dir())) or "none found"
+    return (f"a Tiled map file (.tmx, .tmj, .json), or the name of a shipped map ({shipped}) or of a map "
+            f"in your maps folder ({user_maps_dir()})")
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
     from .ai import AI_NAMES
     from .rules import names
 
-    p = _Parser(prog="escarmouche", description="Tactical skirmish on Tiled battlefields.")
-    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    p = _Parser(prog="escarmouche", description="Tactical skirmish on Tiled battlefields. "
+                "Without a command, opens the main menu.")
+    p.add_argument("--version", action="version", version=f"escarmouche {__version__}")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+    map_help = _map_help()
+    rules_help = f"the rule system ({', '.join(names())})"
+    ai_help = f"({', '.join(AI_NAMES)})"
 
-    play = sub.add_parser("play", help="open the window on a battle")
-    play.add_argument("--map", required=True)
-    play.add_argument("--rules", required=True, choices=names())
-    play.add_argument("--mode", default="hotseat", choices=MODES)
-    play.add_argument("--seed", type=_nonneg)
-    play.add_argument("--lang", choices=("fr", "en"))
-    play.add_argument("--human-side", type=int, choices=(0, 1), default=0)
-    play.add_argument("--frames", type=_positive)
-    play.add_argument("--screenshot")
+    play = sub.add_parser("play", help="open the window on a battle",
+                          description="Open the window straight on a battle, or on New battle with a map "
+                                      "picked when no rule system is given.")
+    play.add_argument("--map", required=True, help=map_help)
+    play.add_argument("--rules", choices=names(), metavar="RULES",
+                      help=f"{rules_help}; without it, New battle opens on the map to choose rules and armies")
+    play.add_argument("--mode", choices=MODES,
+                      help="hotseat: two people at one screen; vs-ai: you against the computer; "
+                           "ai-vs-ai: the computer plays both sides (default: hotseat)")
+    play.add_argument("--seed", type=_nonneg, metavar="N",
+                      help="seed of the match's dice, to play the same battle again (default: random)")
+    play.add_argument("--lang", choices=("fr", "en"), help="language of the window (default: your setting)")
+    play.add_argument("--human-side", type=int, choices=(0, 1), default=0,
+                      help="with --mode vs-ai, the side you play (default: 0)")
+    play.add_argument("--frames", type=_positive, metavar="N",
+                      help="close the window after N frames (for scripts and checks)")
+    play.add_argument("--screenshot", metavar="FILE", help="save the last frame as a PNG picture")
 
-    sim = sub.add_parser("sim", help="play AI against AI without a window")
-    sim.add_argument("--map", required=True)
-    sim.add_argument("--rules", required=True, choices=names())
-    sim.add_argument("--seed", type=_nonneg, default=0)
-    sim.add_argument("--games", type=_positive, default=1)
-    sim.add_argument("--ai", default="tactical", choices=AI_NAMES)
-    sim.add_argument("--ai-b", choices=AI_NAMES)
-    sim.add_argument("--max-turns", type=_positive)
-    sim.add_argument("--save")
-    sim.add_argument("--json", action="store_true")
-    sim.add_argument("--check-invariants", action="store_true")
+    sim = sub.add_parser("sim", help="play AI against AI without a window",
+                         description="Play AI against AI without a window and print what happened.")
+    sim.add_argument("--map", required=True, help=map_help)
+    sim.add_argument("--rules", required=True, choices=names(), metavar="RULES", help=rules_help)
+    sim.add_argument("--seed", type=_nonneg, default=0, metavar="N",
+                     help="seed of the dice; the same seed plays the same games (default: 0)")
+    sim.add_argument("--games", type=_positive, default=1, metavar="K", help="games to play (default: 1)")
+    sim.add_argument("--ai", default="tactical", choices=AI_NAMES, metavar="NAME",
+                     help=f"the AI that plays both sides, or side 0 of the first game with --ai-b {ai_help} "
+                          "(default: tactical)")
+    sim.add_argument("--ai-b", choices=AI_NAMES, metavar="NAME",
+                     help=f"a second AI {ai_help}: the two swap sides every game")
+    sim.add_argument("--max-turns", type=_positive, metavar="T",
+                     help="end each game after T turns (default: the rule system's limit)")
+    sim.add_argument("--save", metavar="FILE", help="save the last game to FILE, to replay it")
+    sim.add_argument("--json", action="store_true", help="print one JSON summary instead of text lines")
+    sim.add_argument("--check-invariants", action="store_true",
+                     help="check the rules' invariants after every answer; exit 1 if one breaks")
 
-    replay = sub.add_parser("replay", help="replay a saved match and print its state digest")
-    replay.add_argument("file")
-    replay.add_argument("--verify", action="store_true")
+    replay = sub.add_parser("replay", help="replay a saved match and print its state digest",
+                            description="Replay a saved match from its answers and print its state digest.")
+    replay.add_argument("file", metavar="FILE", help="a save written by the game or by sim --save")
+    replay.add_argument("--verify", action="store_true",
+                        help="compare with the digest stored in the save; exit 1 if they differ")
 
-    validate = sub.add_parser("validate-map", help="check maps before play")
-    validate.add_argument("files", nargs="+")
+    validate = sub.add_parser("validate-map", help="check maps before play",
+                              description="Check maps before play: every problem as file: place: message.")
+    validate.add_argument("files", nargs="+", metavar="FILE",
+                          help="Tiled maps to check; exit 1 if one cannot be played")
     return p
 
 
@@ -93,12 +126,21 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def _map_path(text: str) -> str:
+    """The file a --map names (see _map_help); EscarmoucheError when there is none."""
+    from .engine.mapfolders import find_map
+
+    path = find_map(text)
+    if path is None:
+        raise EscarmoucheError(text, f"no such map file or map name; --map takes {_map_help()}")
+    return str(path)
+
+
 def _play(options: dict) -> int:
     from .ui.app import run
 
-    if options.get("map") and not Path(options["map"]).is_file():
-        print(f"escarmouche: {options['map']}: no such map file", file=sys.stderr)
-        return 2
+    if options.get("map"):
+        options["map"] = _map_path(options["map"])
     return run({k: options.get(k) for k in
                 ("map", "rules", "mode", "seed", "lang", "human_side", "frames", "screenshot")})
 
@@ -106,10 +148,7 @@ def _play(options: dict) -> int:
 def _sim(args) -> int:
     from .sim import run_games
 
-    if not Path(args.map).is_file():
-        print(f"escarmouche: {args.map}: no such map file", file=sys.stderr)
-        return 2
-    report = run_games(args.map, args.rules, seed=args.seed, games=args.games, ai_a=args.ai,
+    report = run_games(_map_path(args.map), args.rules, seed=args.seed, games=args.games, ai_a=args.ai,
                        ai_b=args.ai_b or args.ai, max_turns=args.max_turns or 0, save=args.save,
                        check_invariants=args.check_invariants,
                        progress=None if args.json else print)

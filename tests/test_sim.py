@@ -38,6 +38,7 @@ def _soak_tool():
 soak_tool = _soak_tool()
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("rules", rule_names())
 def test_short_soak_keeps_every_invariant_and_every_replay_in_sync(rules):
     result = soak_tool.soak(str(SMALL_MAP), rules, SOAK_GAMES, seed=7, ai_a="tactical", ai_b="random",
@@ -72,6 +73,7 @@ def _played(rules: str, seed: int, first: str, second: str) -> tuple[Match, list
     return match, digests
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("rules", rule_names())
 def test_saved_games_replay_to_the_same_digest_after_every_answer(rules, tmp_path):
     for seed, pair in ((101, ("tactical", "random")), (102, ("random", "tactical"))):

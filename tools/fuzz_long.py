@@ -37,7 +37,7 @@ class Failures:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--cases", type=int, default=10_000, help="cases per fuzz test")
-    p.add_argument("--external", default="/work/shared/maps-external",
+    p.add_argument("--external", default=str(ROOT.parent / "shared" / "maps-external"),
                    help="a folder of real Tiled maps made by others, fuzzed too when it exists")
     p.add_argument("-k", default="", help="pytest -k expression to run only some of the fuzz tests")
     args = p.parse_args(argv)
@@ -52,7 +52,7 @@ def main(argv=None) -> int:
 
     failures = Failures()
     t0 = time.perf_counter()
-    pytest_args = ["-q", "-p", "no:cacheprovider", *MODULES.values()] + (["-k", args.k] if args.k else [])
+    pytest_args = ["-q", "-p", "no:cacheprovider", "-m", "long or not long", *MODULES.values()] + (["-k", args.k] if args.k else [])
     code = pytest.main(pytest_args, plugins=[failures])
     wall = time.perf_counter() - t0
     kinds: dict[str, dict] = {}

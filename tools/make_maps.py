@@ -799,7 +799,12 @@ def write_project() -> None:
         cls(21, "exit", "#ffc040e0", [side]),
         cls(22, "area", "#ff40c0c0", []),
     ]
-    project = {"automappingRulesFile": "", "commands": [], "extensionsPath": "extensions",
+    def command(name, arguments):
+        """A Tiled command that runs the game on the open map; its output goes to Tiled's Console."""
+        return {"arguments": arguments, "command": "escarmouche", "enabled": True, "name": name,
+                "saveBeforeExecute": True, "shortcut": "", "showOutput": True, "workingDirectory": "%mappath"}
+    commands = [command("Validate", "validate-map %mapfile"), command("Play this map", "play --map %mapfile")]
+    project = {"automappingRulesFile": "", "commands": commands, "extensionsPath": "extensions",
                "folders": ["."], "propertyTypes": types}
     (ROOT / "maps/escarmouche.tiled-project").write_text(json.dumps(project, indent=4) + "\n", encoding="utf-8")
 

@@ -1,7 +1,8 @@
-"""Where maps live: the shipped ``maps/`` folder and the player's own maps folder.
+"""Where maps live: the shipped maps (inside the installed package) and the player's own maps folder.
 
 The menu lists both; reading a map's name, size and scale here is cheap (the map header and its
 properties only), so a folder of large maps lists at once. Playing a map goes through load_map.
+The command line names maps here too, so this module imports the loader only to read a header.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from xml.etree import ElementTree as ET
 
 import platformdirs
 
-from .tiled import DEFAULT_CM_PER_TILE
+from ..resources import maps_dir
 
 APP = "escarmouche"
 MAP_SUFFIXES = (".tmx", ".tmj", ".json")
@@ -37,7 +38,7 @@ class MapEntry:
 
 
 def shipped_maps_dir() -> Path:
-    return Path(__file__).resolve().parents[2] / "maps"
+    return maps_dir()
 
 
 def user_maps_dir() -> Path:
@@ -56,6 +57,30 @@ def map_dirs(create_user_dir: bool = False) -> list[Path]:
     return [d for d in (shipped_maps_dir(), user) if d.is_dir()]
 
 
+def map_names(folder: Path) -> list[str]:
+    """The file names, without suffix, of a folder's maps: what ``--map`` accepts besides a path."""
+    if not folder.is_dir():
+        return []
+    return sorted({p.stem for p in folder.iterdir() if p.suffix.lower() in MAP_SUFFIXES and p.is_file()})
+
+
+def find_map(text: str) -> Path | None:
+    """The map a command line names: a file path, else a map of the maps folders by its file name,
+    with or without suffix (``ruined_town``, ``ruined_town.tmx``), shipped maps first; else None."""
+    path = Path(text).expanduser()
+    if path.is_file():
+        return path
+    if not text.strip() or path.name != text:        # a path with folders names one file, not a map name
+        return None
+    names = [text] if path.suffix.lower() in MAP_SUFFIXES else []
+    names += [text + suffix for suffix in MAP_SUFFIXES]
+    for folder in map_dirs():
+        for name in names:
+            if (folder / name).is_file():
+                return folder / name
+    return None
+
+
 def list_maps(create_user_dir: bool = False) -> list[MapEntry]:
     """Every map of every maps folder, sorted by name within each folder."""
     shipped = shipped_maps_dir()
@@ -71,6 +96,8 @@ def list_maps(create_user_dir: bool = False) -> list[MapEntry]:
 
 def read_entry(path: Path, shipped: bool = False) -> MapEntry | None:
     """Name, size and scale from the map's header; None for a JSON file that is not a map."""
+    from .tiled import DEFAULT_CM_PER_TILE
+
     try:
         if path.suffix.lower() == ".tmx":
             root = ET.parse(path).getroot()

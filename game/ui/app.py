@@ -154,10 +154,19 @@ def run(options: dict) -> int:
     """Open the window (menu, or straight into a battle when map and rules are given); return an exit code."""
     os.environ.setdefault("SDL_VIDEO_X11_WM_CLASS", "escarmouche")
     app = App(options)
-    from .scenes import MenuScene
+    from .scenes import MenuScene, SetupScene
 
     app.push(MenuScene(app))
-    if options.get("map") and options.get("rules"):
+    if options.get("map") and not options.get("rules"):     # a map alone (Tiled's Play this map): New battle
+        setup = SetupScene(app)
+        setup.path_input.text = str(options["map"])
+        setup.use_path()
+        setup.mode = options.get("mode") or setup.mode
+        setup.human_side = int(options.get("human_side") or 0)
+        if options.get("seed") is not None:
+            setup.seed_input.text = str(options["seed"])
+        app.push(setup)
+    elif options.get("map") and options.get("rules"):
         try:
             app.push(start_battle(app, options["map"], options["rules"], options.get("mode") or "hotseat",
                                   options.get("seed"), int(options.get("human_side") or 0)))

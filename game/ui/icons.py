@@ -1,11 +1,11 @@
 """Action icons: game-icons.net pictures rasterised by tools/make_icons.py, with a drawn fallback."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pygame
 
-ICON_DIR = Path(__file__).resolve().parents[2] / "assets" / "icons"
+from ..resources import assets_dir
+
+ICON_DIR = assets_dir() / "icons"
 
 # action name (any module) -> icon file stem; unknown actions get a lettered disc
 ACTION_ICONS = {

@@ -5,7 +5,8 @@ import json
 import os
 from pathlib import Path
 
-from game.engine.mapfolders import list_maps, map_dirs, read_entry, user_maps_dir
+from game.engine.mapfolders import (find_map, list_maps, map_dirs, map_names, read_entry, shipped_maps_dir,
+                                   user_maps_dir)
 
 
 def test_user_maps_folder_follows_escarmouche_home(tmp_path, monkeypatch):
@@ -49,3 +50,32 @@ def test_json_map_entry(tmp_path):
     path.write_text(json.dumps({"type": "map", "width": 8, "height": 6, "properties": [
         {"name": "name", "type": "string", "value": "Désert"}]}))
     assert read_entry(path).name == "Désert" and read_entry(path).size == (8, 6)
+
+
+def test_map_names_are_the_file_names_of_a_folders_maps_without_suffix(tmp_path):
+    for name in ("b.tmx", "a.tmj", "c.json", "terrain.tsx", "notes.txt"):
+        (tmp_path / name).write_text("x")
+    (tmp_path / "folder.tmx").mkdir()
+    assert map_names(tmp_path) == ["a", "b", "c"]
+    assert map_names(tmp_path / "missing") == []
+    assert set(map_names(shipped_maps_dir())) >= {"ruined_town", "forest_village", "great_battlefield", "sky_deck"}
+
+
+def test_find_map_takes_a_path_or_the_name_of_a_map_in_a_maps_folder_from_any_working_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("ESCARMOUCHE_HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    town = shipped_maps_dir() / "ruined_town.tmx"
+    assert find_map("ruined_town") == town
+    assert find_map("ruined_town.tmx") == town
+    user = tmp_path / "home" / "data" / "maps"
+    user.mkdir(parents=True)
+    (user / "meadow.tmj").write_text("{}")
+    (user / "ruined_town.tmx").write_text("<map/>")
+    assert find_map("meadow") == user / "meadow.tmj"
+    assert find_map("ruined_town") == town                 # a shipped map first
+    (tmp_path / "ruined_town").write_text("<map/>")
+    assert find_map("ruined_town") == Path("ruined_town")  # a file the path names wins over a name
+    assert find_map("maps/ruined_town.tmx") is None        # a path names that file only
+    assert find_map("nowhere") is None
+    assert find_map("") is None
+    assert find_map("bad\0name") is None

@@ -27,6 +27,7 @@ while True:
 """
 
 
+@pytest.mark.long
 def test_sigkill_during_saving_never_loses_the_last_good_save(tmp_path):
     path = tmp_path / "match.json"
     runs = int(os.environ.get("ESCARMOUCHE_SIGKILL_RUNS", "25"))
@@ -62,6 +63,7 @@ while True:
 """
 
 
+@pytest.mark.long
 def test_sigkill_during_save_match_of_a_real_match_leaves_a_save_that_replays(tmp_path):
     """The real writer on a real match: after every kill both the save and its .bak replay to the
     digest they recorded."""

@@ -183,6 +183,7 @@ def test_every_seed_save_loads_to_its_digest(saves, rules, tmp_path):
     assert load_match(path).digest() == saves[rules]["digest"]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("rules", rule_names())
 @fuzz_settings(150)
 @given(data=st.data())
@@ -196,6 +197,7 @@ def test_edited_save_fields_and_answers_load_or_raise_save_error_naming_the_file
     check_loads_or_refuses(f"{rules} saves, fields and answers edited", path)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("rules", rule_names())
 @fuzz_settings(100)
 @given(data=st.data())

@@ -147,3 +147,18 @@ def test_tiled_project_offers_the_loaders_values_as_enums():
     assert {"spawn", "objective", "trap", "emplacement", "item", "boarding_zone", "crew_zone"} <= set(types)
     assert all(t["type"] in ("enum", "class") for t in types.values())
     assert len({t["id"] for t in types.values()}) == len(types)
+
+
+def test_tiled_project_commands_validate_and_play_the_open_map(capsys):
+    from game.cli import build_parser, main
+
+    project = json.loads((MAPS / "escarmouche.tiled-project").read_text())
+    commands = {c["name"]: c for c in project["commands"]}
+    assert {n: (c["command"], c["arguments"]) for n, c in commands.items()} == {
+        "Validate": ("escarmouche", "validate-map %mapfile"), "Play this map": ("escarmouche", "play --map %mapfile")}
+    assert all(c["enabled"] and c["saveBeforeExecute"] and c["showOutput"] for c in commands.values())
+    town = str(MAPS / "ruined_town.tmx")                 # Tiled puts the open map's path for %mapfile
+    play = build_parser().parse_args(commands["Play this map"]["arguments"].replace("%mapfile", town).split())
+    assert (play.command, play.map, play.rules) == ("play", town, None)
+    assert main(commands["Validate"]["arguments"].replace("%mapfile", town).split()) == 0
+    assert capsys.readouterr().out == f"{town}: ok\n"

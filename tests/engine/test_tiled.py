@@ -525,8 +525,10 @@ def corpus_rows():
     return rows
 
 
-needs_corpus = pytest.mark.skipif(not (SHARED / "MANIFEST.md").is_file(),
-                                  reason="../shared/maps-external is not beside the repository")
+needs_corpus = pytest.mark.skipif(
+    not (SHARED / "MANIFEST.md").is_file(),
+    reason="needs ../shared/maps-external beside the repository: real Tiled maps made by others, shared "
+           "test data that is never copied into the repository (CI has it)")
 
 
 @needs_corpus

@@ -239,6 +239,7 @@ def test_every_shipped_map_loads_from_the_fuzz_folder(workdir, source):
     assert check_loads_or_refuses("shipped map, unchanged", workdir / source.name, {source.name}) == "loaded"
 
 
+@pytest.mark.long
 @fuzz_settings(200)
 @given(data=st.data())
 def test_mutated_shipped_maps_load_or_raise_map_error_naming_the_file(workdir, data):
@@ -248,6 +249,7 @@ def test_mutated_shipped_maps_load_or_raise_map_error_naming_the_file(workdir, d
                                                      "notes.txt", "missing.tsx"} | {m.name for m in SHIPPED})
 
 
+@pytest.mark.long
 @fuzz_settings(200)
 @given(data=st.data())
 def test_mutated_tilesets_load_or_raise_map_error_naming_the_file(workdir, data):
@@ -330,6 +332,7 @@ def write_files(folder: Path, files: dict[str, bytes], main: str = "gen.tmx") ->
     return folder / main
 
 
+@pytest.mark.long
 @fuzz_settings(150)
 @given(files=small_maps())
 def test_generated_valid_maps_load_with_their_size(workdir, files):
@@ -340,6 +343,7 @@ def test_generated_valid_maps_load_with_their_size(workdir, files):
     assert (bf.width, bf.height) == (int(root.get("width")), int(root.get("height")))
 
 
+@pytest.mark.long
 @fuzz_settings(300)
 @given(files=small_maps(), data=st.data())
 def test_mutated_generated_maps_load_or_raise_map_error_naming_the_file(workdir, files, data):
@@ -419,6 +423,7 @@ def mutate_json(data, doc) -> None:
         parent[place[-1]] = [parent[place[-1]]] * data.draw(st.integers(2, 4))
 
 
+@pytest.mark.long
 @fuzz_settings(150)
 @given(doc=small_json_maps())
 def test_generated_json_maps_load_with_their_size(workdir, doc):
@@ -427,6 +432,7 @@ def test_generated_json_maps_load_with_their_size(workdir, doc):
     assert (load_map(path).battlefield.width, load_map(path).battlefield.height) == (doc["width"], doc["height"])
 
 
+@pytest.mark.long
 @fuzz_settings(300)
 @given(doc=small_json_maps(), data=st.data())
 def test_mutated_json_maps_load_or_raise_map_error_naming_the_file(workdir, doc, data):
@@ -459,12 +465,14 @@ def _is_json_map(path: Path) -> bool:
 @pytest.fixture(scope="module")
 def external(tmp_path_factory) -> Path:
     if not EXTERNAL.is_dir():
-        pytest.skip("../shared/maps-external is not beside the repository (or set ESCARMOUCHE_EXTERNAL_MAPS)")
+        pytest.skip("needs ../shared/maps-external beside the repository (or ESCARMOUCHE_EXTERNAL_MAPS): real "
+                    "Tiled maps made by others, shared test data that is never copied into the repository")
     copy = tmp_path_factory.mktemp("external") / "maps"
     shutil.copytree(EXTERNAL, copy)
     return copy
 
 
+@pytest.mark.long
 @fuzz_settings(100)
 @given(data=st.data())
 def test_mutated_real_maps_by_others_load_or_raise_map_error_naming_the_file(external, data):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 
 import pygame
+import pytest
 
 from game.engine.match import Match
 from game.rules import get as get_rules
@@ -54,6 +55,7 @@ def monkey(app, rng: random.Random, events: int, per_frame: int = 25, keep=None)
     return seen
 
 
+@pytest.mark.long
 def test_ten_thousand_random_inputs_raise_nothing(app, home, tmp_path):
     write_map(home / "data" / "maps" / "monkey.tmx", 14, 9)
     rng = random.Random(2026)

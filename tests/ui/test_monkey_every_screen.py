@@ -69,6 +69,7 @@ def saves(home):
 
 @pytest.mark.parametrize("screen", [MenuScene, SetupScene, LoadScene, SettingsScene],
                          ids=lambda s: s.__name__)
+@pytest.mark.long
 def test_random_input_on_each_menu_screen_raises_nothing(app, home, saves, screen):
     seen = hammer(app, lambda: screen(app), random.Random(f"menu-{screen.__name__}"))
     assert seen.get(screen.__name__, 0) >= FRAMES // 2, seen
@@ -87,6 +88,7 @@ def battle(app, rules_name: str, mode: str, seed: int) -> BattleScene:
     return BattleScene(app, Match(bf, rules, rules.default_armies(bf), seed, max_turns=3), mode, human_side=0)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("mode", ["hotseat", "vs-ai", "ai-vs-ai"])
 @pytest.mark.parametrize("rules", rule_names())
 def test_random_input_on_the_battle_screen_raises_nothing_and_keeps_the_match_sound(app, home, rules, mode):
@@ -105,6 +107,7 @@ def test_random_input_on_the_battle_screen_raises_nothing_and_keeps_the_match_so
     assert sum(len(s.match.answers) for s in scenes) > 0
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("rules", rule_names())
 def test_random_input_on_the_hand_over_screen_raises_nothing(app, home, rules):
     """The hand-over screen held up: each time the monkey hands over, the next side's turn hides
@@ -140,6 +143,7 @@ def finished_match(rules_name: str, seed: int) -> Match:
     return match
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("rules", rule_names())
 def test_random_input_on_the_results_screen_raises_nothing(app, home, rules):
     match = finished_match(rules, 9)

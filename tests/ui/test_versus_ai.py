@@ -14,7 +14,7 @@ from game.ui.app import run
 from game.ui.battle import BattleScene
 from game.ui.scenes import ResultsScene
 
-from .driver import field, play_human, shot, steps, write_map
+from .driver import field, play_human, press, shot, steps, write_map
 
 MAP = Path(__file__).resolve().parents[2] / "maps" / "ruined_town.tmx"
 
@@ -125,6 +125,7 @@ def test_the_view_follows_an_ai_figure_that_moves_off_screen(app):
     for _ in range(3000):
         d = match.pending
         if d is not None and d.side == 0:
+            press(app, pygame.K_TAB)        # as a player would: back to one's own figures, then act
             play_human(app, scene, match)
             continue
         before = len(match.answers)

@@ -1,0 +1,1 @@
+"""The shipped maps. A package only so that the installed game finds them (see setup.py)."""
