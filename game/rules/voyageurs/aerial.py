@@ -90,7 +90,7 @@ def start_aerial_turn(game: Game) -> None:
         if t.side in battle.penalised:
             t.speed += data()["modifiers"]["flight_failed"]
     battle.penalised.clear()
-    game.emit(ev.turn(st.turn, "5.16.3", speeds=[t.speed for t in st.transports.values()]))
+    game.emit(ev.turn(st.turn, "5.16.3"))
     if st.boarding is not None:
         start_round(game, st.deck)
         st.phase = "deck"
@@ -108,7 +108,7 @@ class TransportActivation(Step):
         st = game.state
         t = st.transports[self.transport]
         st.active = t.id
-        game.emit(Event("activation", {"figure": t.id, "speed": t.speed, "case": t.case}, rule="5.16.3"))
+        game.emit(Event("activation", {"figure": t.id, "initiative": t.speed, "case": t.case}, rule="5.16.3"))
         st.steps.push(TransportTurn(t.id))
         return None
 

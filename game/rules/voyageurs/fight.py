@@ -230,7 +230,7 @@ def end_boarding(game: Game, success: bool, reason: str) -> None:
         return
     for cid in b.boarders + b.defenders:
         c = st.fig(cid)
-        if reason == "repelled" and cid in b.boarders and c.present:
+        if reason == "repelled" and cid in b.boarders and c.present:     # "withdrew": they go back aboard
             c.status = CAPTURED
             game.emit(ev.removed(c.id, "captured", "5.16.6"))
         c.tile, c.on_deck = None, False

@@ -143,7 +143,7 @@ class FlightCheck(Step):
         if not r.success:
             getattr(st, self.which).penalised.append(c.side)
         elif self.which == "deck":
-            end_boarding(game, False, "fled")
+            end_boarding(game, False, "withdrew")
         else:
             flee(game, c.side)
         return None

@@ -258,7 +258,7 @@ def _pick_up(game: Game, c: Combatant, o: Option) -> None:
     item = next(i for i in st.items if f"pick:{i.id}" == o.key)
     st.items.remove(item)
     _give(c, item.thing)
-    game.emit(Event("picked_up", {"figure": c.id, "thing": item.thing, "tile": list(item.tile)}, rule="5.8"))
+    game.emit(Event("picked_up", {"figure": c.id, "item": item.thing, "tile": list(item.tile)}, rule="5.8"))
 
 
 def _interact(game: Game, c: Combatant, o: Option) -> None:
