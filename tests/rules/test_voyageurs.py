@@ -16,6 +16,12 @@ def one_game(state):
     return Game(state, ScriptedDice([]))
 
 
+def to_hit_totals(events, side: int) -> list[int]:
+    """The to-hit totals ``side`` is told: on the dice, or apart when they would show an unknown CON."""
+    return [e.data["total"] for e in events if e.seen_by(side) and e.data.get("purpose") == "to_hit"
+            and "total" in e.data]
+
+
 # --- §7.1 worked examples of the seed ------------------------------------------------------
 
 def test_s1_s2_s3_unconscious_at_zero_and_minus_condition_dead_below_it():
@@ -109,7 +115,7 @@ def test_g3_a_to_hit_total_equal_to_the_target_initiative_hits():
     in_round(st, {"a1": 18, "b1": 17}, active="a1")
     game = run(st, [1, 2, 5, 4], Strike("a1", "b1", "sword", False))
     roll = next(e for e in game.events if e.kind == "dice")
-    assert roll.data["total"] == 17 and roll.data["success"]
+    assert to_hit_totals(game.events, 0) == [17] and roll.data["success"]
     assert st.fig("b1").pv == 5 and st.fig("b1").status == UP
 
 
@@ -158,7 +164,7 @@ def test_g8_a_held_back_blow_leaves_the_target_unconscious_never_dead():
     st = ground([fig("scout", (1, 1), weapon="knife")], [fig("fighter", (2, 1), pv=4)])
     in_round(st, {"a1": 17, "b1": 17}, active="a1")
     game = run(st, [5, 4, 6], Strike("a1", "b1", "knife", True))
-    assert next(e for e in game.events if e.kind == "dice").data["total"] == 18
+    assert to_hit_totals(game.events, 0) == [18]
     assert st.fig("b1").pv == 0 and st.fig("b1").status == UNCONSCIOUS
 
 
@@ -297,7 +303,8 @@ def test_unknown_enemy_pv_reach_the_other_side_blanked_in_damage_events():
     damage = [e for e in game.events if e.kind == "damaged"]
     assert {(e.visible_to, e.data["left"]) for e in damage} == {(1, 12), (0, None)}
     roll = next(e for e in game.events if e.kind == "dice" and e.data["purpose"] == "to_hit")
-    assert roll.visible_to == 0     # the fighter's own side: its total shows its CON
+    assert roll.visible_to is None and "total" not in roll.data and "needed" not in roll.data
+    assert to_hit_totals(game.events, 0) == [5 + 5 + 14] and to_hit_totals(game.events, 1) == []
 
 
 def test_hidden_pv_are_none_in_the_observation_and_drawn_afresh_in_a_disguise():

@@ -8,6 +8,7 @@ from fractions import Fraction
 
 from ...engine import events as ev
 from ...engine.dice import Dist, sum_of_dice
+from ...engine.events import Event
 from .model import Combatant, Game, data
 
 NATURAL: Dist = sum_of_dice(data()["test"]["dice"], data()["test"]["sides"])
@@ -55,7 +56,8 @@ def roll_test(game: Game, who: Combatant | str, purpose: str, bonus: int, diffic
     """Roll one test and log its dice; ``difficulty`` None for a test used as a number (initiative).
 
     ``secret_about``: the roll's total and the natural it needed would show a characteristic the other
-    side may not know (CON of an enemy of unknown type), so they are told to its own side only.
+    side may not know (CON of an enemy of unknown type). The dice are shown to both sides once, and the
+    total and the natural needed to its own side only, in a ``test_total`` event.
     """
     d = data()["test"]
     faces = tuple(game.dice.roll(d["dice"], d["sides"], rule))
@@ -67,12 +69,14 @@ def roll_test(game: Game, who: Combatant | str, purpose: str, bonus: int, diffic
         return Result(faces, total, False, False)
     success = succeeds(natural, bonus, difficulty)
     critical = natural >= CRITICAL
-    event = ev.dice(who_id, faces, purpose, rule, needed=needed(bonus, difficulty), total=total,
-                    difficulty=difficulty, success=success, critical=critical, **facts)
-    if secret_about is None:
-        game.emit(event)
+    told = {"needed": needed(bonus, difficulty), "total": total}
+    if secret_about is not None and not game.state.knows(1 - secret_about.side, secret_about):
+        game.emit(ev.dice(who_id, faces, purpose, rule, difficulty=difficulty, success=success, critical=critical,
+                          **facts))
+        game.emit(Event("test_total", {"figure": who_id, "purpose": purpose, **told}, secret_about.side, rule))
     else:
-        game.tell(event, secret_about, ("needed", "total"))
+        game.emit(ev.dice(who_id, faces, purpose, rule, difficulty=difficulty, success=success, critical=critical,
+                          **told, **facts))
     return Result(faces, total, success, critical)
 
 
