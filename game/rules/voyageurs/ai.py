@@ -172,20 +172,15 @@ class VoyageursAI:
         return next(o for o in d.options if o.action == "let_through")
 
     def on_flight(self, st: State, d: Decision) -> Option:
-        """Ground and deck: flee having lost half the starting combatants (5.17). In the air (a project
-        reading): flee when the enemy's next volley, one case closer, is expected to take half of what
-        structure is left, and the exchange of fire there goes against it."""
+        """Flee when eligible having lost half of what it started with (5.17): half the starting
+        combatants on the ground and on the deck, half the hull in the air (a project reading)."""
         testers = [o for o in d.options if o.action == "flee"]
         stay = next(o for o in d.options if o.action == "stay")
-        side = d.side
         if st.boarding is None and st.transports:
-            t = next(t for t in st.transports.values() if t.side == side and t.flying)
-            foe = rival(st, t)
-            closer = max(0, between(t, foe) - 1)
-            losing = 2 * volley_mean(st, foe, t, range_modifier(closer)) >= t.pv and \
-                self.exchange(st, t, foe, closer) < 0
+            t = next(t for t in st.transports.values() if t.side == d.side and t.flying)
+            losing = 2 * t.pv <= t.max_pv
         else:
-            mine = [st.fig(m) for m in st.fight.members if st.fig(m).side == side]
+            mine = [st.fig(m) for m in st.fight.members if st.fig(m).side == d.side]
             losing = 2 * sum(1 for c in mine if not c.conscious) >= len(mine)
         if not losing:
             return stay
