@@ -207,24 +207,22 @@ class VoyageursAI:
         return float(volley_mean(st, t, foe, mod) / foe.max_pv - volley_mean(st, foe, t, mod) / t.max_pv)
 
     def transport_action(self, st: State, d: Decision) -> Option:
+        """Board when its crew outnumbers the enemy's (5.17). Then ships being precious (5.16), it closes in
+        to take the enemy whole, holding its fire while its own hull holds; else it keeps to the distance
+        where the exchange of fire favours it, and fires when each PE buys enough damage."""
         t = st.transports[d.figure]
         foe = rival(st, t)
         by = {o.action: o for o in d.options}
         if "board" in by and self.outnumbers(st, t):
             return by["board"]
+        capture = self.outnumbers(st, t) and 2 * t.pv > t.max_pv
+        if capture:
+            return by.get("approach", by["end"])
         gap = between(t, foe)
         moves = [o for o in d.options if o.action in ("approach", "withdraw")]
         if moves:
-            def after(o: Option) -> float:
-                new_gap = abs(o.value - foe.case) - 1
-                value = self.exchange(st, t, foe, new_gap)
-                if self.outnumbers(st, t) and o.action == "approach":
-                    value += 1
-                return value
-            scored = [(after(o), o) for o in moves]
-            stay = self.exchange(st, t, foe, gap) + (0.0 if not self.outnumbers(st, t) else 0.5 * (gap == 0))
-            top = max(s for s, _ in scored)
-            if top > stay + 1e-6:
+            scored = [(self.exchange(st, t, foe, abs(o.value - foe.case) - 1), o) for o in moves]
+            if max(s for s, _ in scored) > self.exchange(st, t, foe, gap) + 1e-6:
                 return self.best(scored)
         if "fire" in by:
             o = odds(st, by["fire"])
