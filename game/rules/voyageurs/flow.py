@@ -39,10 +39,6 @@ def activation(st: State, mid: str) -> Step:
     return TransportActivation(mid) if mid in st.transports else Activation(mid)
 
 
-def side_of(st: State, mid: str) -> int:
-    return st.transports[mid].side if mid in st.transports else st.fig(mid).side
-
-
 @dataclass
 class NextSlot(Step):
     """The next slot of the round: one combatant (skipped if it cannot act), or a simultaneous group."""
@@ -78,9 +74,9 @@ class GroupTurn(Step):
             if not fight.group:
                 flush(game, fight)
                 return None
-            sides = {side_of(st, m) for m in fight.group}
+            sides = {st.owner(m) for m in fight.group}
             side = fight.group_side if fight.group_side in sides else 1 - fight.group_side
-            mine = [m for m in fight.group if side_of(st, m) == side]
+            mine = [m for m in fight.group if st.owner(m) == side]
             if len(mine) > 1:
                 return Decision(side, "activate", tuple(
                     Option(f"activate:{m}", "activate", m, st.fig(m).tile if m in st.combatants else None)
@@ -89,7 +85,7 @@ class GroupTurn(Step):
         else:
             pick = answer.figure
         fight.group.remove(pick)
-        fight.group_side = 1 - side_of(st, pick)
+        fight.group_side = 1 - st.owner(pick)
         st.steps.push(activation(st, pick), GroupTurn(self.which))
         return None
 

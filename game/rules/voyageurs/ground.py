@@ -110,12 +110,14 @@ def talk_options(st: State, side: int, who: str, fresh: bool) -> list[Option]:
 
 @dataclass
 class Talk(Step):
+    """What a combatant (or a transport's crew) says during its activation: a truce, a forfeit, or back."""
+
     who: str
     fresh: bool
 
     def run(self, game: Game) -> Decision | None:
         st = game.state
-        side = st.transports[self.who].side if self.who in st.transports else st.fig(self.who).side
+        side = st.owner(self.who)
         answer = self.take_answer()
         if answer is None:
             return Decision(side, "talk", tuple(talk_options(st, side, self.who, self.fresh)), figure=self.who)

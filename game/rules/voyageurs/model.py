@@ -222,6 +222,10 @@ class State:
     def side_of(self, side: int) -> list[Combatant]:
         return [c for c in self.combatants.values() if c.side == side]
 
+    def owner(self, mid: str) -> int:
+        """The side of a combatant or a transport."""
+        return self.transports[mid].side if mid in self.transports else self.combatants[mid].side
+
     def knows(self, side: int, c: Combatant) -> bool:
         """Whether ``side`` knows ``c``'s level, PV and abilities: its own, or a type it has learnt."""
         return c.side == side or c.kind in self.known[side]
