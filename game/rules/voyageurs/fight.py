@@ -55,7 +55,8 @@ def start_round(game: Game, fight: Fight) -> None:
     else:
         game.emit(Event("deck_round", {"round": fight.round}, rule="5.16.6"))
     fight.slots = slots_by([c.id for c in members if c.conscious], combatant_order(st))
-    game.emit(Event("order", {"order": [c for slot in fight.slots for c in slot]}, rule="4.2"))
+    fight.order = [c for slot in fight.slots for c in slot]
+    game.emit(Event("order", {"order": list(fight.order)}, rule="4.2"))
 
 
 # --- effects ---------------------------------------------------------------------------------

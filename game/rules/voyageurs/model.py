@@ -151,6 +151,7 @@ class Fight:
     members: list[str]
     round: int = 0
     slots: list[list[str]] = field(default_factory=list)
+    order: list[str] = field(default_factory=list)        # this round's order as it was announced
     group: list[str] = field(default_factory=list)
     grouped: bool = False
     group_side: int = 0

@@ -53,27 +53,31 @@ def figures(state: State, viewer: int | None) -> list[FigureView]:
 
 
 def panels(state: State, viewer: int | None) -> list[Panel]:
+    """The distance track with each transport and where its crew is; the boarding; the round's order."""
     out = []
     if state.transports:
-        track = Track(data()["track"]["length"], tuple((t.id, t.side, t.case) for t in state.transports.values()
-                                                       if t.flying))
-        lines = [Words("panel.transport", name=t.name, case=t.case, speed=t.speed, pv=max(0, t.pv),
-                       max=t.max_pv, pe=t.pe) for t in state.transports.values() if t.flying]
         flying = [t for t in state.transports.values() if t.flying]
+        lines: list[Words] = []
+        for t in flying:
+            lines.append(Words("panel.transport", name=t.name, case=t.case, speed=t.speed, pv=max(0, t.pv),
+                               max=t.max_pv, pe=t.pe))
+            crew = [state.fig(c) for c in t.crew if state.fig(c).present]
+            for where in ("pilot", "post", "deck", "down"):
+                who = [c.id for c in crew if post(c) == where]
+                if who:
+                    lines.append(Words(f"panel.crew.{where}", figures=who))
         if len(flying) == 2:
             gap = abs(flying[0].case - flying[1].case) - 1
             lines.append(Words("panel.between", n=gap, modifier=data()["track"]["modifiers"][str(gap)]))
+        if state.boarding is not None:
+            lines.append(Words("panel.boarding", figure=state.boarding.boarder, target=state.boarding.boarded))
+        track = Track(data()["track"]["length"], tuple((t.id, t.side, t.case) for t in flying))
         out.append(Panel("track", tuple(lines), track))
-        for t in state.transports.values():
-            crew = tuple(Words(f"panel.crew.{post(state.fig(c))}", name=state.fig(c).name)
-                         for c in t.crew if state.fig(c).present)
-            out.append(Panel(f"crew.{t.side}", crew))
     fight = state.fight
     if fight is not None and fight.round:
-        order = sorted((c for c in (state.fig(m) for m in fight.members) if c.conscious and c.tile is not None),
-                       key=lambda c: -c.initiative)
+        order = [cid for cid in fight.order if state.fig(cid).conscious]
         out.append(Panel("order", (Words("panel.round", n=fight.round),) + tuple(
-            Words("panel.initiative", name=c.name, value=c.initiative) for c in order)))
+            Words("panel.initiative", figure=cid, value=state.fig(cid).initiative) for cid in order)))
     return out
 
 
