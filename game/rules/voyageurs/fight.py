@@ -121,14 +121,14 @@ def _structure(game: Game, e: dict) -> None:
     if t.pv <= 0 and t.flying:
         t.status = DESTROYED
         game.emit(ev.removed(t.id, "destroyed", "5.16.5"))
+        for cid in t.crew:                  # who is aboard goes down with it; boarders fight on (5.16.6 item 8)
+            c = st.fig(cid)
+            if c.present and not c.on_deck:
+                c.status = LOST
+                game.emit(ev.removed(c.id, "lost", "5.16.5"))
         b = st.boarding
-        if b is not None and b.boarder == t.id:         # its pilot goes down with it (5.16.6 item 8)
+        if b is not None and b.boarder == t.id:
             st.deck.fleeing.clear()
-            for cid in t.crew:
-                c = st.fig(cid)
-                if c.present and not c.on_deck:
-                    c.status = LOST
-                    game.emit(ev.removed(c.id, "lost", "5.16.6"))
 
 
 APPLY = {"hurt": _hurt, "restore": _restore, "structure": _structure}
