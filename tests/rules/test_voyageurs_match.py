@@ -185,7 +185,7 @@ def test_new_battle_offers_the_roster_and_refuses_armies_the_rules_do_not_allow(
         ["problem.characteristic"]
     assert [w.key for w in AIR.army_problems(Army(0, "A", [{"kind": "scout"}]))] == ["problem.transports"]
     assert AIR.figure_choices({"kind": "light_transport"}) == {"kind": ["light_transport", "armed_transport"]}
-    assert AIR.figure_choices({"kind": "scout"})["pilot"] == [True, False]
+    assert AIR.figure_choices({"kind": "scout"}) == {"kind": ["scout", "gunner", "fighter", "healer"]}
     with pytest.raises(RulesError) as err:
         GROUND.new_state(Battlefield.open_ground(10, 10), [Army(0, "A", [{"kind": "dragon"}]),
                                                          Army(1, "B", [{"kind": "scout"}])], 12)

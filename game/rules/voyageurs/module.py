@@ -36,12 +36,9 @@ class Voyageurs(RuleModule):
         return [{"kind": kind} for kind in data()["roster"]]
 
     def figure_choices(self, figure: dict) -> dict[str, list]:
-        if is_transport(figure):
-            return {"kind": list(data()["transports"])}
-        choices = {"kind": list(data()["roster"])}
-        if self.mode == AERIAL:
-            choices["pilot"] = [True, False]
-        return choices
+        """A transport's kind among the transports, a character's among the roster (its first crew member
+        pilots unless the army marks another)."""
+        return {"kind": list(data()["transports"] if is_transport(figure) else data()["roster"])}
 
     def army_problems(self, army: Army) -> list[Words]:
         if self.mode == AERIAL:
