@@ -85,6 +85,28 @@ def test_hold_back_only_when_the_objective_is_capture():
         assert ask(GROUND, st).startswith(action + ":b1")
 
 
+def test_an_energy_plant_goes_to_a_gunner_whose_gun_is_nearly_empty():
+    st = ground([fig("gunner", (1, 1), pe=1)], [fig("scout", (15, 1))])
+    in_round(st, {"a1": 17, "b1": 15}, active="a1")
+    st.known[0].append("scout")
+    run(st, [], Act("a1"))
+    assert ask(GROUND, st) == "use:energy_plant:a1"
+
+
+def test_with_nothing_to_strike_and_nowhere_to_go_it_protects_the_ally_beside_it():
+    bf = Battlefield.open_ground(20, 12)
+    for x, y in ((0, 0), (1, 0), (2, 0), (3, 0), (0, 1), (3, 1), (0, 2), (1, 2), (2, 2), (3, 2)):
+        bf.blocks_move[y, x] = True
+    st = ground([fig("fighter", (1, 1), items=[]), fig("scout", (2, 1))], [fig("gunner", (18, 10))], bf=bf)
+    in_round(st, {"a1": 17, "a2": 16, "b1": 15}, active="a1")
+    st.known[0].append("gunner")
+    run(st, [], Act("a1"))
+    assert not any(o.action in ("move", "sprint", "attack") for o in st.steps.waiting.options)
+    assert ask(GROUND, st) == "protect"
+    st.fig("a2").pv, st.fig("a2").status = 0, "unconscious"
+    assert ask(GROUND, st) == "observe"          # an ally lying senseless is no one to stand guard with
+
+
 def test_a_knowledge_test_is_taken_first_since_it_is_free():
     st = ground([fig("healer", (1, 1))], [fig("scout", (9, 1))])
     in_round(st, {"a1": 17, "b1": 15}, active="a1")
