@@ -61,6 +61,7 @@ class Match:
         self._pending: Decision | None = None
         self._pending_valid = False
         self._undo: _Snapshot | None = None
+        self.last_rolls: list = []       # the dice the last answer rolled, for the checks that every die is shown
 
     # --- the protocol -------------------------------------------------------------
 
@@ -92,7 +93,7 @@ class Match:
                              self.battlefield.door.copy(),
                              self.dice._rng.getstate(), self.dice.count, len(self.log))
         events = self.rules.apply(self.state, option, self.dice)
-        self.dice.take_rolls()
+        self.last_rolls = self.dice.take_rolls()
         self._undo = snapshot if self.dice.count == snapshot.dice_count else None
         self.answers.append(key)
         self.log.extend(events)

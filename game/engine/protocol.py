@@ -221,6 +221,7 @@ class RuleModule(ABC):
     sides = (0, 1)
     default_max_turns: int = 12
     secret_markers: tuple[str, ...] = ("hidden",)   # figure markers only the figure's own side may see
+    keeps_secrets: bool = True      # the rules hide something from a side: hot-seat hands the screen over
 
     # --- data and words ------------------------------------------------------------------
 

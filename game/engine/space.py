@@ -282,6 +282,49 @@ def scatter(bf: Battlefield, origin: Tile, aim: Tile, k: int) -> tuple[Tile, lis
     return landing, travelled
 
 
+def _below_root(c: int, root: int, t: int) -> bool:
+    """c·√root < t, decided in integers."""
+    if c < 0 <= t:
+        return True
+    if t <= 0 <= c:
+        return False
+    return c * c * root < t * t if c >= 0 else c * c * root > t * t
+
+
+def _round_off_root(base: int, num: int, root: int) -> int:
+    """base + num/√root rounded half away from zero, exactly: no float decides which side of a half it lies."""
+    s = math.isqrt(root)
+    if s * s == root:
+        return round_half_away(Fraction(base * s + num, s))
+    n = math.floor(base + num / math.sqrt(root) + 0.5)     # an irrational value is never exactly half-way
+    while not _below_root(2 * (n - base) - 1, root, 2 * num):
+        n -= 1
+    while _below_root(2 * (n - base) + 1, root, 2 * num):
+        n += 1
+    return n
+
+
+def scatter_along(bf: Battlefield, origin: Tile, aim: Tile, pas: int) -> tuple[Tile, list[Tile]]:
+    """Where an object thrown at aim comes to rest after bouncing ``pas`` pas on along the throw line:
+    the tile holding aim + pas·u (u the unit vector from origin to aim), reached from aim along the
+    straight tile line and stopped in front of walls. ``scatter`` counts tiles instead of pas."""
+    dx, dy = aim[0] - origin[0], aim[1] - origin[1]
+    root = dx * dx + dy * dy
+    if root == 0 or pas <= 0:
+        return aim, []
+    end = (_round_off_root(aim[0], pas * dx, root), _round_off_root(aim[1], pas * dy, root))
+    ex, ey = end[0] - aim[0], end[1] - aim[1]
+    m = max(abs(ex), abs(ey))
+    landing, travelled = aim, []
+    for i in range(1, m + 1):
+        t = (aim[0] + round_half_away(Fraction(i * ex, m)), aim[1] + round_half_away(Fraction(i * ey, m)))
+        if bf.stops_walker(t):
+            break
+        travelled.append(t)
+        landing = t
+    return landing, travelled
+
+
 def blast(bf: Battlefield, centre: Tile, radius: float, tiles: Iterable[Tile]) -> list[Tile]:
     """Those tiles within radius of centre that it can see (walls shelter)."""
     return [t for t in tiles if within(centre, t, radius) and (t == centre or line_of_sight(bf, centre, t))]
@@ -289,3 +332,33 @@ def blast(bf: Battlefield, centre: Tile, radius: float, tiles: Iterable[Tile]) -
 
 def direction_line(start: Tile, direction: tuple[int, int], n: int) -> list[Tile]:
     return [(start[0] + direction[0] * k, start[1] + direction[1] * k) for k in range(1, n + 1)]
+
+
+# --- triangular templates (a breath weapon's cone) -------------------------------
+
+def triangle_template(bf: Battlefield, origin: Tile, aim: Tile, length: float, half_width: float) -> list[Tile]:
+    """Tiles under an isosceles triangle whose tip is at the centre of ``origin`` and whose axis points at
+    the centre of ``aim``: ``length`` pas long, ``half_width`` pas either side of the axis at its far end.
+
+    A tile is under it when its centre lies at t along the axis and s across it with 0 < t <= length and
+    s <= t * half_width / length (edges count), and ``origin`` sees it. Work is bounded by the triangle's
+    area, whatever the map size. Sorted by distance along the axis, then across, then by tile.
+    """
+    dx, dy = aim[0] - origin[0], aim[1] - origin[1]
+    norm = math.hypot(dx, dy)
+    if norm == 0:
+        return []
+    ux, uy = dx / norm, dy / norm
+    slope = half_width / length
+    reach_out = int(math.ceil(math.hypot(length, half_width)))
+    ox, oy = origin
+    found = []
+    for y in range(max(0, oy - reach_out), min(bf.height, oy + reach_out + 1)):
+        for x in range(max(0, ox - reach_out), min(bf.width, ox + reach_out + 1)):
+            cx, cy = x - ox, y - oy
+            t = cx * ux + cy * uy
+            s = abs(cx * uy - cy * ux)
+            if EPS < t <= length + EPS and s <= t * slope + EPS:
+                found.append((t, s, (x, y)))
+    found.sort(key=lambda f: (round(f[0], 9), round(f[1], 9), f[2][1], f[2][0]))
+    return [tile for _, _, tile in found if line_of_sight(bf, origin, tile)]

@@ -21,7 +21,7 @@ from ..engine.decision import Decision, Option
 from ..engine.events import Event
 from ..engine.save import save_match
 from ..errors import EscarmoucheError
-from .combatlog import Blank, describe
+from .combatlog import Blank, describe, in_words
 from .hud import CHOOSER_PAGE, BattleDrawing, action_label, fmt_number, side_name, term
 from .i18n import has, tr, use_rules
 from .mapview import MapView
@@ -30,7 +30,17 @@ from .settings import AI_SPEEDS, autosave_path, saves_dir
 from .widgets import ACCENT, BAD, BG
 
 STEP_SECONDS = 0.08
-FLOATING = {"wounded": (255, 110, 90), "killed": (255, 80, 60), "healed": (120, 230, 130)}   # kind -> colour
+FLOATING = {"damaged": (255, 110, 90), "removed": (255, 80, 60), "healed": (120, 230, 130)}   # kind -> colour
+
+
+def hands_over(rules, viewer: int | None, side: int, loaded: bool = False) -> bool:
+    """Hot-seat: does the screen pass to ``side`` behind a hand-over screen before it decides?
+
+    For a rule system that keeps anything secret, at every change of the deciding side (and when a
+    saved game opens, since either player may have opened it). It never depends on what is hidden at
+    the moment, so the rhythm of hand-overs tells a player nothing.
+    """
+    return rules.keeps_secrets and side != viewer and (viewer is not None or loaded)
 
 
 class AIJob:
@@ -98,10 +108,14 @@ class BattleScene(BattleDrawing):
         self._log_mark = (None, 0, None)
         self._last_move = None
         self._odds_cache: dict[str, object] = {}
+        self._seen: tuple = (None, None)
         self._reach_layer = None
         self._reach_key = None
         self.figs = []
         self.tokens = []
+        self.overlays = []
+        self.panels = []
+        self.panel_rects: list[pygame.Rect] = []
         self.names: dict[str, str] = {}
         self.log_lines: list[str] = []
         self.log_sides: list[int | None] = []
@@ -120,19 +134,6 @@ class BattleScene(BattleDrawing):
 
     # --- what the current viewer may see ------------------------------------------
 
-    def hidden_info(self, decision: Decision | None) -> bool:
-        """True when the two sides do not see the same thing, so the screen must be handed over."""
-        if decision is not None and decision.secret:
-            return True
-        st = self.match.state
-        views = []
-        for side in self.rules.sides[:2]:
-            figs = sorted((f.id, f.tile, tuple((m.key, m.params) for m in f.markers))
-                          for f in self.rules.figures(st, side))
-            toks = sorted((t.id, tuple(t.tile), t.kind) for t in self.rules.tokens(st, side))
-            views.append((figs, toks))
-        return views[0] != views[1] or any(e.visible_to is not None for e in self.match.log)
-
     def refresh(self) -> None:
         """Recompute what the viewer sees after the match changed (every change goes through this scene)."""
         key = (self.version, self.viewer)
@@ -142,6 +143,8 @@ class BattleScene(BattleDrawing):
         st = self.match.state
         self.figs = self.rules.figures(st, self.viewer)
         self.tokens = self.rules.tokens(st, self.viewer)
+        self.overlays = self.rules.overlays(st, self.viewer)
+        self.panels = self.rules.panels(st, self.viewer)
         everyone = self.rules.figures(st, None)
         shared = {f.name for f in everyone if sum(g.name == f.name for g in everyone) > 1}
         for f in everyone:      # two sides' "Avatar 1" are told apart by their side in the log and lists
@@ -175,26 +178,31 @@ class BattleScene(BattleDrawing):
         last = self._last_move
         if event.kind != "moved" or last is None or not isinstance(event.data, dict):
             return None
-        start, end = event.data.get("frm", event.data.get("from")), last.data.get("to")
+        start, end = event.data.get("from"), last.data.get("to")
         if event.data.get("figure") != last.data.get("figure") or start is None or end is None \
                 or tuple(start) != tuple(end):
             return None
-        return Event("moved", {**last.data, "to": event.data.get("to")}, last.visible_to, last.rule)
+        path = list(last.data.get("path") or []) + list(event.data.get("path") or [])
+        return Event("moved", {**last.data, "path": path, "to": event.data.get("to")}, last.visible_to, last.rule)
 
     def event_side(self, event) -> int | None:
         """The side an event is about (its acting figure's, or its own ``side``), to colour the log."""
         data = event.data if isinstance(event.data, dict) else {}
-        for key in ("figure", "shooter", "attacker", "striker", "by"):
+        for key in ("figure", "who"):
             if data.get(key) in self.sides:
                 return self.sides[data[key]]
-        side = data.get("side")
+        side = data.get("side", data.get("who"))
         return side if isinstance(side, int) and not isinstance(side, bool) else None
 
     def figure_at(self, tile) -> object | None:
         for f in self.figs:
-            if f.alive and tuple(f.tile) == tuple(tile):
+            if f.alive and f.tile is not None and tuple(f.tile) == tuple(tile):
                 return f
         return None
+
+    def on_map(self) -> list:
+        """The figures drawn on the map (a crew member at a firing post is not)."""
+        return [f for f in self.figs if f.tile is not None]
 
     def figure(self, fid: str | None):
         for f in self.figs:
@@ -223,15 +231,15 @@ class BattleScene(BattleDrawing):
         if o.tile is not None:
             if o.target is None and not o.path and o.figure is not None and o.figure == d.figure:
                 actor = self.figure(o.figure)
-                if actor is not None and tuple(actor.tile) == tuple(o.tile):
+                if actor is not None and actor.tile is not None and tuple(actor.tile) == tuple(o.tile):
                     return None     # an action on the spot (hide, dig in): a button, not a map click
             return tuple(o.tile)
         if o.target is not None:
             f = self.figure(o.target)
-            return tuple(f.tile) if f is not None else None
+            return tuple(f.tile) if f is not None and f.tile is not None else None
         if o.figure is not None and o.figure != d.figure:
             f = self.figure(o.figure)
-            return tuple(f.tile) if f is not None else None
+            return tuple(f.tile) if f is not None and f.tile is not None else None
         return None
 
     def _new_decision(self, d: Decision) -> None:
@@ -247,7 +255,8 @@ class BattleScene(BattleDrawing):
         if self.group is None and len(groups) == 1:
             self.group = next(iter(groups))
         actor = self.figure(d.figure) if d.figure else None
-        if actor is not None and not self.map_rect.collidepoint(self.view.tile_centre(actor.tile)):
+        if actor is not None and actor.tile is not None \
+                and not self.map_rect.collidepoint(self.view.tile_centre(actor.tile)):
             self.centre_on_actor()
         if d.kind not in ("action", "activate") and not any(o.path for o in d.options):
             self.chooser = list(d.options)      # choices that move a figure are made on the map instead
@@ -274,28 +283,43 @@ class BattleScene(BattleDrawing):
             self.autosave()
 
     def animate(self, events) -> None:
-        """Walk moved figures along their path and float wounds over them (only what the viewer may see)."""
+        """Walk moved figures along their path (one move after another joins into one walk) and float
+        what their gauges lose and win over them: only what the viewer may see."""
         now = time.monotonic()
+        walks: dict[str, list] = {}
         for e in events:
-            path = e.data.get("path") if isinstance(e.data, dict) else None
-            fid = e.data.get("figure") if isinstance(e.data, dict) else None
+            data = e.data if isinstance(e.data, dict) else {}
+            fid = data.get("figure")
             if not isinstance(fid, str) or not e.seen_by(self.viewer):
                 continue
-            if e.kind in FLOATING and has(f"float.{e.kind}"):
-                self.floaters.append((fid, tr(f"float.{e.kind}").format_map(Blank(e.data)), FLOATING[e.kind], now))
-            if not path:
+            if e.kind in FLOATING:
+                self.floaters.append((fid, tr(f"float.{e.kind}").format_map(Blank(self.floater_words(data))),
+                                      FLOATING[e.kind], now))
+            if e.kind != "moved" or not data.get("path"):
                 continue
             try:
-                tiles = [(int(t[0]), int(t[1])) for t in [e.data.get("from") or path[0], *path]]
+                start = (int(data["from"][0]), int(data["from"][1]))
+                steps = [(int(t[0]), int(t[1])) for t in data["path"]]
             except (TypeError, ValueError, IndexError, KeyError):
                 continue
-            duration = min(0.6, STEP_SECONDS * len(path))
+            walk = walks.get(fid)
+            if walk is not None and walk[-1] == start:
+                walk.extend(steps)
+            else:
+                walks[fid] = [start, *steps]
+        for fid, tiles in walks.items():
+            duration = min(0.6, STEP_SECONDS * (len(tiles) - 1))
             self.moves[fid] = (tiles, now, duration)
             self.ai_ready_at = max(self.ai_ready_at, now + duration)
 
-    def drawn_at(self, f) -> tuple[float, float]:
-        """Where a figure is drawn now, in tiles: its tile, or a point along its last move."""
+    def floater_words(self, data: dict) -> dict:
+        return {k: in_words(k, v, self.names) for k, v in data.items()}
+
+    def drawn_at(self, f) -> tuple[float, float] | None:
+        """Where a figure is drawn now, in tiles: its tile, or a point along its last move; None off the map."""
         move = self.moves.get(f.id)
+        if f.tile is None:
+            return None
         if move is None:
             return f.tile[0] + 0.5, f.tile[1] + 0.5
         tiles, start, duration = move
@@ -350,12 +374,10 @@ class BattleScene(BattleDrawing):
         return [a for a in self.groups(d) if end is None or a != end.action]
 
     def end_option(self, d: Decision | None) -> Option | None:
+        """The option that ends the activation or the turn, which has its own button and key."""
         if d is None:
             return None
-        for o in d.options:
-            if o.action in ("end", "pass", "end_turn", "end_activation"):
-                return o
-        return None
+        return next((o for o in d.options if o.ends), None)
 
     def option_label(self, o: Option) -> str:
         """An option in words: who acts (when it is a choice among figures), the action, its target, then
@@ -382,7 +404,7 @@ class BattleScene(BattleDrawing):
             text += f" -> {self.names.get(o.target, str(o.target))}"
         actor = self.figure(o.figure) if o.figure is not None else None
         if o.tile is not None and (o.target is None or o.path) and \
-                not (picked is not None and actor is not None and tuple(actor.tile) == tuple(o.tile)):
+                not (picked is not None and actor is not None and actor.tile == tuple(o.tile)):
             extras.append(f"({o.tile[0]},{o.tile[1]})")
         if o.path and o.cost:
             extras.append(tr("hud.pas", n=fmt_number(o.cost)))
@@ -453,12 +475,11 @@ class BattleScene(BattleDrawing):
                 return
         else:
             self.fast_forward = False
-            if self.mode == "hotseat" and self.viewer != d.side:
+            if self.mode == "hotseat" and self.viewer != d.side and self.handover_to is None:
                 # a loaded hot-seat game hides the field too: whoever opened it may be the other player
-                if (self.viewer is not None or self.save_path is not None) and self.hidden_info(d) \
-                        and self.handover_to is None:
+                if hands_over(self.rules, self.viewer, d.side, loaded=self.save_path is not None):
                     self.handover_to = d.side
-                elif self.handover_to is None:
+                else:
                     self.viewer = d.side
         if self.handover_to is None and self.human_turn():
             key = (self.version, id(d))
@@ -492,7 +513,8 @@ class BattleScene(BattleDrawing):
         """Bring the figure the AI just moved into view when it acted off screen (and may be seen)."""
         self.refresh()
         f = self.figure(o.figure) if o is not None and o.figure is not None else None
-        if f is not None and f.alive and not self.map_rect.collidepoint(self.view.tile_centre(f.tile)):
+        if f is not None and f.alive and f.tile is not None \
+                and not self.map_rect.collidepoint(self.view.tile_centre(f.tile)):
             self.view.centre = (f.tile[0] + 0.5, f.tile[1] + 0.5)
             self.view.pan_pixels(0, 0)
 
@@ -615,7 +637,7 @@ class BattleScene(BattleDrawing):
     def centre_on_side(self) -> None:
         d = self.decision
         side = d.side if d is not None else 0
-        mine = [f for f in self.rules.figures(self.match.state, side) if f.alive and f.side == side]
+        mine = [f for f in self.rules.figures(self.match.state, side) if f.alive and f.side == side and f.tile]
         if mine:
             self.view.centre = (sum(f.tile[0] for f in mine) / len(mine) + 0.5,
                                 sum(f.tile[1] for f in mine) / len(mine) + 0.5)
@@ -625,9 +647,9 @@ class BattleScene(BattleDrawing):
         d = self.decision
         f = self.figure(d.figure) if d is not None else None
         if f is None:
-            mine = [x for x in self.figs if x.alive and (self.viewer is None or x.side == self.viewer)]
+            mine = [x for x in self.on_map() if x.alive and (self.viewer is None or x.side == self.viewer)]
             f = mine[0] if mine else None
-        if f is not None:
+        if f is not None and f.tile is not None:
             self.view.centre = (f.tile[0] + 0.5, f.tile[1] + 0.5)
             self.view.pan_pixels(0, 0)
 
@@ -660,11 +682,13 @@ class BattleScene(BattleDrawing):
         human = self.human_turn()
         clip = surface.get_clip()
         surface.set_clip(self.map_rect)
+        self.draw_overlays(surface)
         if human and d is not None:
             self.draw_reach(surface, d)
         self.draw_tokens(surface)
         self.draw_figures(surface, d)
         self.draw_floaters(surface)
+        self.draw_panels(surface)
         if human and d is not None:
             self.draw_hover(surface, d)
         elif self.last_ai is not None and d is not None:
@@ -692,12 +716,28 @@ class BattleScene(BattleDrawing):
 
     def actor_tile(self, d: Decision, o: Option):
         f = self.figure(o.figure or d.figure)
-        return tuple(f.tile) if f is not None else None
+        return tuple(f.tile) if f is not None and f.tile is not None else None
+
+    def seen_state(self):
+        """The state as the viewer may know it: the odds shown are computed from it, so no percentage
+        ever reflects a secret (the spectator of an AI game sees everything)."""
+        if self.viewer is None:
+            return self.match.state
+        if self._seen[0] != self.version:
+            self._seen = (self.version, self.rules.observe(self.match.state, self.viewer))
+        return self._seen[1]
+
+    def preview(self, o: Option) -> list:
+        """The shapes the module says an option would touch (a blast, a cone), from what the viewer knows."""
+        try:
+            return self.rules.preview(self.seen_state(), o)
+        except (EscarmoucheError, KeyError, ValueError, TypeError, AttributeError):
+            return []
 
     def odds(self, o: Option):
         if o.key not in self._odds_cache:
             try:
-                self._odds_cache[o.key] = self.rules.odds(self.match.state, o)
+                self._odds_cache[o.key] = self.rules.odds(self.seen_state(), o)
             except (EscarmoucheError, KeyError, ValueError, TypeError, AttributeError) as e:
                 self._odds_cache[o.key] = None
                 self.say(tr("status.odds_failed", error=str(e)), bad=True)

@@ -5,9 +5,10 @@ from string import Formatter
 
 from .i18n import has, tr
 
-SIDE_KEYS = ("side", "initiative", "winner", "owner", "first", "attacker", "defender", "high_bidder")
-TERM_PREFIX = {"purpose": ("purpose",), "reason": ("reason", "term"), "action": ("action",)}   # field -> tables
-VARIANTS = ("", ".b", ".c")      # rule modules word the same event kind differently: the first that fits
+SIDE_KEYS = ("side", "initiative", "winner", "owner", "first", "attacker", "defender", "high_bidder", "who")
+TERM_PREFIX = {"purpose": ("purpose",), "reason": ("reason", "term"), "why": ("reason", "term"),
+               "action": ("action",), "phase": ("phase",), "gauge": ("term",)}      # field -> tables
+VARIANTS = ("", ".b", ".c")      # one kind of event worded by the facts it carries: the first that fits
 
 
 class Blank(dict):
@@ -21,7 +22,7 @@ def in_words(key: str, value, names: dict[str, str]) -> str:
     if isinstance(value, str) and value in names:
         return names[value]
     if isinstance(value, (list, tuple)):
-        if key != "values" and len(value) == 2 and all(isinstance(v, int) for v in value):
+        if key != "faces" and len(value) == 2 and all(isinstance(v, int) for v in value):
             return f"({value[0]},{value[1]})"
         return ", ".join(in_words(key, v, names) for v in value)
     if key in SIDE_KEYS and isinstance(value, int) and not isinstance(value, bool):
@@ -78,21 +79,19 @@ def _fields(template: str) -> set[str]:
 
 
 def _dice(data: dict, values: dict) -> str:
+    """Who rolled what for what: a figure, a side, or each side one die (a roll-off, side 0's first)."""
     purpose = str(data.get("purpose", ""))
-    rolled = values.get("values", "")
-    faces = data.get("values") or []
-    if data.get("figure") is not None:
-        who = values["figure"]
-    elif isinstance(data.get("side"), int):
-        who = tr(f"side.{data['side']}", str(data["side"]))
-    elif data.get("per_side"):     # a roll-off between the sides: one die each, side 0's first
-        who = tr("log.each_side")
+    rolled = values.get("faces", "")
+    faces = data.get("faces") or []
+    who = data.get("who")
+    if who is None:
+        who_words = tr("log.each_side")
         rolled = ", ".join(f"{tr(f'side.{i}')} {v}" for i, v in enumerate(faces))
     else:
-        who = tr("log.someone")
-    parts = [tr("log.dice", who=who,
+        who_words = values["who"]
+    parts = [tr("log.dice", who=who_words,
                 purpose=tr(f"purpose.{purpose}", purpose.replace("_", " ")),
-                n=len(faces), sides=data.get("sides", 6), values=rolled)]
+                n=len(faces), sides=data.get("sides", 6), faces=rolled)]
     if data.get("reroll") is True:
         parts.append(tr("log.reroll"))
     if "needed" in data:        # a threshold ("5+"), or a range of faces ("1-2")

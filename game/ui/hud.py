@@ -25,6 +25,9 @@ LANDING_KEYS = ("landings", "landing_tiles", "tiles")
 CHOOSER_PAGE = 10
 FLOAT_SECONDS = 1.4
 PERCENT_DETAILS = ("kill", "attacker_killed", "chance", "success", "hit", "wound_given_hit", "target_check")
+GAUGE_MARKS = {"shock": (240, 200, 80), "trauma": (230, 70, 60)}     # a box's mark -> its colour
+OVERLAY_COLOURS = {"zone": ((120, 200, 255, 50), (150, 220, 255)), "template": ((255, 140, 50, 80), (255, 150, 60)),
+                   "bubble": ((255, 230, 120, 40), (255, 230, 120)), "path": ((255, 240, 120, 60), (255, 240, 120))}
 RARE = Fraction(1, 2000)       # an outcome below 0.05 % would read "0.0 %": it joins the "other outcomes" line
 
 
@@ -58,7 +61,7 @@ class BattleDrawing:
         r.bottomright = (self.map_rect.right - ui.s(8), self.map_rect.bottom - ui.s(8))
         self.minimap_rect = r
         surface.blit(self._minimap, r)
-        for f in self.figs:
+        for f in self.on_map():
             if f.alive:
                 pygame.draw.circle(surface, side_colour(f.side),
                                    (r.x + int((f.tile[0] + 0.5) * k), r.y + int((f.tile[1] + 0.5) * k)), max(2, int(k)))
@@ -123,7 +126,7 @@ class BattleDrawing:
         for o in (self.groups(d).get(self.group, []) if self.group else []):
             if o.target is not None:
                 f = self.figure(o.target)
-                if f is not None:
+                if f is not None and f.tile is not None:
                     pygame.draw.circle(surface, BAD, self.view.tile_centre(f.tile), int(cell * 0.55), 2)
 
     def draw_tokens(self, surface: pygame.Surface) -> None:
@@ -147,7 +150,7 @@ class BattleDrawing:
         selectable = set()
         if d is not None and self.human_turn():
             selectable = {o.figure for o in d.options if o.figure and o.figure != d.figure}
-        for f in self.figs:
+        for f in self.on_map():
             cx, cy = self.view.to_screen(*self.drawn_at(f))
             r = max(3, int(cell * 0.38))
             if not f.alive:
@@ -167,18 +170,134 @@ class BattleDrawing:
             if f.marked("activated"):
                 pygame.draw.circle(surface, (0, 0, 0), (cx, cy), r - 2)
                 pygame.draw.circle(surface, colour, (cx, cy), r - 4)
-            hp, hp_max = f.health
-            if hp_max and cell >= 12:
-                bw = int(cell * 0.8)
-                bx, by = cx - bw // 2, cy + r + 2
-                pygame.draw.rect(surface, (20, 20, 20), (bx, by, bw, 4))
-                pygame.draw.rect(surface, GOOD if hp * 2 > hp_max else BAD,
-                                 (bx, by, int(bw * max(0, hp) / hp_max), 4))
+            if cell >= 12:
+                self.draw_gauges(surface, f.gauges, pygame.Rect(cx - int(cell * 0.4), cy + r + 2, int(cell * 0.8), 4))
             if cell >= 28:
                 shown = [m for m in f.markers if has(f"marker.{m.key}.short")][:3]     # the markers with a badge
                 for i, m in enumerate(shown):
                     label = tr(f"marker.{m.key}.short")
                     ui.text(surface, label, (cx + r + 1, cy - r + i * ui.s(12)), 14, (255, 255, 200), "topleft")
+
+    @staticmethod
+    def draw_gauges(surface: pygame.Surface, gauges, first: pygame.Rect) -> None:
+        """Each gauge the viewer knows as a thin bar (or a row of boxes) under the last."""
+        rect = first.copy()
+        for g in gauges[:3]:
+            if g.value is None or not g.max:
+                continue
+            pygame.draw.rect(surface, (20, 20, 20), rect)
+            if g.style == "boxes" and g.boxes:
+                w = max(1, rect.w // len(g.boxes))
+                for k, mark in enumerate(g.boxes):
+                    box = pygame.Rect(rect.x + k * w, rect.y, max(1, w - 1), rect.h)
+                    pygame.draw.rect(surface, GAUGE_MARKS.get(mark, BAD) if mark else (90, 95, 105), box)
+            else:
+                share = max(0, g.value) / g.max
+                pygame.draw.rect(surface, GOOD if share > 0.5 else BAD, (rect.x, rect.y, int(rect.w * share), rect.h))
+            rect.y += rect.h + 1
+
+    def draw_overlays(self, surface: pygame.Surface) -> None:
+        """The module's shapes on the map now: command bubbles, zones, templates."""
+        for o in self.overlays:
+            self.draw_overlay(surface, o)
+
+    def draw_overlay(self, surface: pygame.Surface, o) -> None:
+        fill, edge = OVERLAY_COLOURS.get(o.kind, OVERLAY_COLOURS["zone"])
+        if o.side is not None and o.kind == "bubble":
+            r, g, b = side_colour(o.side)
+            fill, edge = (r, g, b, 45), (r, g, b)
+        cell = max(1, int(self.view.cell))
+        shade = pygame.Surface((cell, cell), pygame.SRCALPHA)
+        shade.fill(fill)
+        tiles = set(map(tuple, o.tiles))
+        for t in tiles:
+            rect = self.view.tile_rect(t)
+            surface.blit(shade, rect)
+            x, y = t           # outline the edge of the area: the sides with no neighbour inside it
+            for (dx, dy), a, b in (((0, -1), rect.topleft, rect.topright), ((0, 1), rect.bottomleft, rect.bottomright),
+                                   ((-1, 0), rect.topleft, rect.bottomleft), ((1, 0), rect.topright, rect.bottomright)):
+                if (x + dx, y + dy) not in tiles:
+                    pygame.draw.line(surface, edge, a, b, 2)
+        if o.kind == "bubble":
+            for fid in o.figures:
+                f = self.figure(fid)
+                if f is not None and f.tile is not None:
+                    pygame.draw.circle(surface, edge, self.view.tile_centre(f.tile), int(self.view.cell * 0.5), 2)
+
+    def draw_panels(self, surface: pygame.Surface) -> None:
+        """The module's side panels and the figures that are not on the map, down the map's left edge."""
+        ui = self.app.ui
+        x, y = self.map_rect.x + ui.s(8), self.map_rect.y + ui.s(8)
+        width = min(ui.s(300), self.map_rect.w // 3)
+        off_map = [f for f in self.figs if f.tile is None and f.alive]
+        self.panel_rects = []
+        for p in self.panels:
+            y = self.draw_panel(surface, p, x, y, width) + ui.s(6)
+        if off_map:
+            self.draw_roster(surface, off_map, x, y, width)
+
+    def draw_panel(self, surface: pygame.Surface, p, x: int, y: int, width: int) -> int:
+        ui = self.app.ui
+        lines = [tr(w.key, w.key, **self.words_params(w)) for w in p.lines]
+        wrapped = [part for line in lines for part in ui.wrap(line, 16, width - ui.s(14))]
+        track_h = ui.s(34) if p.track is not None else 0
+        h = ui.s(28) + len(wrapped) * ui.s(18) + track_h + ui.s(6)
+        box = pygame.Rect(x, y, width, h)
+        self.panel_box(surface, box)
+        ui.text(surface, tr(f"panel.{p.id}", p.id.replace("_", " ")), (x + ui.s(7), y + ui.s(5)), 18, ACCENT,
+                max_width=width - ui.s(14))
+        ty = y + ui.s(26)
+        for line in wrapped:
+            ui.text(surface, line, (x + ui.s(7), ty), 16, TEXT)
+            ty += ui.s(18)
+        if p.track is not None:
+            self.draw_track(surface, p.track, pygame.Rect(x + ui.s(7), ty + ui.s(2), width - ui.s(14), ui.s(28)))
+        self.panel_rects.append(box)
+        return box.bottom
+
+    def draw_track(self, surface: pygame.Surface, track, rect: pygame.Rect) -> None:
+        """A row of numbered cells; each piece sits in its cell in its side's colour, labelled by name."""
+        ui = self.app.ui
+        w = rect.w / max(1, track.length)
+        for k in range(track.length):
+            cell = pygame.Rect(rect.x + int(k * w), rect.y, int(w) - 2, rect.h)
+            pygame.draw.rect(surface, (40, 44, 52), cell, border_radius=ui.s(3))
+            ui.text(surface, str(k + 1), (cell.x + 2, cell.y + 1), 12, MUTED)
+        in_cell: dict[int, list] = {}
+        for pid, side, at in track.pieces:
+            if 1 <= at <= track.length:
+                in_cell.setdefault(at, []).append((pid, side))
+        for at, pieces in in_cell.items():        # pieces sharing a cell stack down it
+            h = rect.h / len(pieces)
+            for n, (pid, side) in enumerate(pieces):
+                spot = (rect.x + int((at - 0.5) * w) - 1, rect.y + int((n + 0.5) * h))
+                ui.text(surface, self.names.get(pid, pid), spot, 14 if len(pieces) == 1 else 12, side_colour(side),
+                        "center", max_width=int(w) - 4)
+
+    def draw_roster(self, surface: pygame.Surface, figures, x: int, y: int, width: int) -> None:
+        """Figures off the map (a crew at its firing posts), each with its gauges."""
+        ui = self.app.ui
+        row = ui.s(26)
+        box = pygame.Rect(x, y, width, ui.s(28) + len(figures) * row)
+        self.panel_box(surface, box)
+        ui.text(surface, tr("hud.off_map"), (x + ui.s(7), y + ui.s(5)), 18, ACCENT)
+        ty = y + ui.s(28)
+        for f in figures:
+            ui.text(surface, self.names.get(f.id, f.name), (x + ui.s(7), ty), 16, side_colour(f.side),
+                    max_width=width // 2)
+            self.draw_gauges(surface, f.gauges, pygame.Rect(x + width // 2, ty + ui.s(4), width // 2 - ui.s(10), 5))
+            ty += row
+        self.panel_rects.append(box)
+
+    def panel_box(self, surface: pygame.Surface, box: pygame.Rect) -> None:
+        shade = pygame.Surface(box.size, pygame.SRCALPHA)
+        shade.fill((12, 13, 18, 220))
+        surface.blit(shade, box)
+        pygame.draw.rect(surface, (70, 74, 84), box, 1, border_radius=self.app.ui.s(4))
+
+    def words_params(self, words) -> dict:
+        """A module's words parameters as the reader sees them: sides, figure names and terms in words."""
+        return {k: in_words(k, v, self.names) for k, v in words.params}
 
     def draw_hover(self, surface: pygame.Surface, d: Decision) -> None:
         ui = self.app.ui
@@ -201,7 +320,7 @@ class BattleDrawing:
             cm = o.cost * self.match.battlefield.cm_per_tile
             lines.append((tr("hud.path_length", pas=fmt_number(o.cost), cm=fmt_number(cm)), TEXT))
         target = self.figure(o.target) if o.target is not None else None
-        aim = tuple(target.tile) if target is not None else None
+        aim = tuple(target.tile) if target is not None and target.tile is not None else None
         if o.path:
             origin = tuple(o.path[-1])       # a move-then-shoot aims from where the move ends
         if o.target is not None and origin is not None and aim is not None:
@@ -214,6 +333,8 @@ class BattleDrawing:
             lines.append((tr("hud.cover", level=tr(f"cover.{cover}")), TEXT))
             lines.append((tr("hud.distance", pas=fmt_number(space.distance(origin, aim)),
                              cm=fmt_number(space.distance(origin, aim) * bf.cm_per_tile)), TEXT))
+        for shape in self.preview(o):
+            self.draw_overlay(surface, shape)
         odds = self.odds(o)
         if odds is not None:
             self.draw_area(surface, o, odds)
@@ -301,7 +422,7 @@ class BattleDrawing:
                        {})
         for fid in exposed:
             f = self.figure(fid)
-            if f is not None:
+            if f is not None and f.tile is not None:
                 pygame.draw.circle(surface, (255, 120, 40), self.view.tile_centre(f.tile), int(self.view.cell * 0.6), 3)
 
     def draw_floaters(self, surface: pygame.Surface) -> None:
@@ -311,10 +432,11 @@ class BattleDrawing:
         ui = self.app.ui
         for k, (fid, text, colour, start) in enumerate(self.floaters):
             f = self.figure(fid)
-            if f is None:
+            at = self.drawn_at(f) if f is not None else None
+            if at is None:
                 continue
             t = (now - start) / FLOAT_SECONDS
-            x, y = self.view.to_screen(*self.drawn_at(f))
+            x, y = self.view.to_screen(*at)
             ui.text(surface, text, (x, y - int(self.view.cell * (0.6 + 0.8 * t)) - ui.s(14) * (k % 2)), 22, colour,
                     "midbottom")
 
@@ -328,7 +450,7 @@ class BattleDrawing:
             pygame.draw.rect(surface, (255, 200, 90), self.view.tile_rect(t), 2)
         if o.target is not None:
             f = self.figure(o.target)
-            if f is not None:
+            if f is not None and f.tile is not None:
                 pygame.draw.circle(surface, BAD, self.view.tile_centre(f.tile), int(self.view.cell * 0.6), 3)
 
     def draw_top(self, surface: pygame.Surface, d: Decision | None) -> None:

@@ -13,7 +13,8 @@ from ..engine.save import load_match, read_save
 from ..errors import EscarmoucheError
 from ..rules import get as get_rules
 from ..rules import names as rule_names
-from .hud import fmt_number
+from .combatlog import in_words
+from .hud import fmt_number, term
 from .i18n import LANGUAGES, has, key_label, language, tr, use_rules
 from .maplist import entry_for, list_maps, list_saves
 from .maprender import load_map_picture, thumbnail
@@ -99,6 +100,7 @@ class SetupScene:
         self.armies_key = None
         self.archetypes: list[dict] = []
         self.choices: dict[str, list] = {}
+        self.module = None
         self.error = ""
         self.map_scroll = 0
 
@@ -116,13 +118,14 @@ class SetupScene:
             self._load_armies()
 
     def _load_armies(self) -> None:
-        self.armies, self.archetypes, self.choices, self.error = None, [], {}, ""
+        self.armies, self.archetypes, self.choices, self.error, self.module = None, [], {}, "", None
         if not self.map_path or not self.rules:
             return
         try:
             _, bf = load_map_picture(self.map_path)
             module = get_rules(self.rules)
             self.armies = [Army(a.side, a.name, copy.deepcopy(a.figures)) for a in module.default_armies(bf)]
+            recruits = module.recruits(bf)
         except ImportError:
             self.error = tr("setup.no_loader")
             return
@@ -132,13 +135,15 @@ class SetupScene:
         except (KeyError, ValueError, TypeError, IndexError) as e:
             self.error = f"{self.rules}: {tr('setup.no_armies')} ({e.__class__.__name__}: {e})"
             return
+        self.module = module
+        use_rules(module)
         seen = []
         for army in self.armies:
             for fig in army.figures:
                 core = {k: v for k, v in fig.items() if k not in FIXED_KEYS}
                 if core not in [s[0] for s in seen]:
                     seen.append((core, fig))
-        self.archetypes = [fig for _, fig in seen]
+        self.archetypes = recruits if recruits is not None else [fig for _, fig in seen]
         values: dict[str, list] = {}
         for army in self.armies:
             for fig in army.figures:
@@ -147,10 +152,22 @@ class SetupScene:
                         values[k].append(v)
         self.choices = {k: v for k, v in values.items() if len(v) > 1}
 
+    def figure_choices(self, fig: dict) -> dict[str, list]:
+        """The fields of a figure a player may change, with the values each may take."""
+        own = self.module.figure_choices(fig) if self.module is not None else None
+        return own if own is not None else {k: v for k, v in self.choices.items() if k in fig}
+
+    def problems(self, army: Army) -> list[str]:
+        """Why the module refuses this army, in its words (empty: it may play)."""
+        if self.module is None:
+            return []
+        return [tr(w.key, w.key, **{k: term(v) if isinstance(v, str) else v for k, v in w.params})
+                for w in self.module.army_problems(army)]
+
     def cycle(self, side: int, index: int, key: str) -> None:
-        """Step one figure's rank, loadout, archetype… through the values the module's rosters use."""
+        """Step one figure's rank, loadout, weapon… through the values the module allows it."""
         fig = self.armies[side].figures[index]
-        options = self.choices[key]
+        options = self.figure_choices(fig)[key]
         fig[key] = options[(options.index(fig[key]) + 1) % len(options)] if fig.get(key) in options else options[0]
 
     def handle(self, event) -> None:
@@ -216,6 +233,10 @@ class SetupScene:
 
         if not self.map_path or not self.rules:
             self.app.show_error(tr("setup.choose_map"))
+            return
+        wrong = [f"{tr(f'side.{a.side}')}: {p}" for a in self.armies or [] for p in self.problems(a)]
+        if wrong:
+            self.app.show_error(tr("setup.army_refused", why="; ".join(wrong)))
             return
         seed = int(self.seed_input.text) if self.seed_input.text.isdigit() else None
         try:
@@ -309,10 +330,14 @@ class SetupScene:
             ui.text(surface, f"{tr(f'side.{army.side}')} — {army.name}{self.player_note(army.side)}", (x, y), 20,
                     side_colour(army.side), max_width=col)
             y += ui.s(24)
+            for problem in self.problems(army):
+                for line in ui.wrap(problem, 16, col)[:2]:
+                    ui.text(surface, line, (x + ui.s(8), y), 16, BAD)
+                    y += ui.s(18)
             for i, fig in enumerate(army.figures):
                 if y > h - ui.s(150):
                     break
-                keys = [k for k in self.choices if k in fig]
+                keys = list(self.figure_choices(fig))
                 cw = ui.s(86)
                 name_w = col - ui.s(36) - len(keys) * (cw + ui.s(4))
                 ui.text(surface, figure_label(fig), (x + ui.s(8), y + ui.s(3)), 18, TEXT, max_width=name_w - ui.s(8))
@@ -527,6 +552,10 @@ class ResultsScene(StillScene):
             ui.text(surface, tr("results.side_line", side=tr(f"side.{side}"), alive=len(alive), total=len(mine), hp=hp),
                     (w // 2, y), 24, side_colour(side), "center")
             y += ui.s(34)
+        for line in (o.details if o is not None else ()):       # the module's own summary (recovery…)
+            params = {k: in_words(k, v, self.names) for k, v in line.params}
+            ui.text(surface, tr(line.key, line.key, **params), (w // 2, y), 20, TEXT, "center", max_width=w - ui.s(60))
+            y += ui.s(26)
         bw, bh = ui.s(240), ui.s(48)
         pygame.draw.rect(surface, PANEL, (0, h - ui.s(100), w, ui.s(100)))
         ui.button(surface, (w // 2 - bw - ui.s(10), h - ui.s(74), bw, bh), tr("results.menu"), self.to_menu)

@@ -1,23 +1,29 @@
 """The tactical Eisdrachen AI: a legal answer to every decision kind, fast, and better than chance."""
 from __future__ import annotations
 
+import random
 import statistics
 import time
 from types import SimpleNamespace
 
 from game.ai import make_player
-from game.ai.eisdrachen import EisdrachenAI
+from game.rules.eisdrachen.ai import EisdrachenAI
 from game.engine import space
 from game.engine.battlefield import Battlefield
 from game.engine.match import Match
 from game.engine.tokens import Token
 from game.rules.eisdrachen import Eisdrachen
-from tests.rules.test_eisdrachen import RULES, answer, build, unit
+from tests.rules.eisdrachen_helpers import RULES, answer, bless_in_hiding, build, unit
+
+
+def seen_by(state, side):
+    """What the AI is given: its side's observation, never the state itself."""
+    return SimpleNamespace(state=RULES.observe(state, side), rules=RULES)
 
 
 def legal(state):
     decision = RULES.pending(state)
-    key = EisdrachenAI(1).choose(SimpleNamespace(state=state, rules=RULES), decision)
+    key = EisdrachenAI(1).choose(seen_by(state, decision.side), decision)
     assert decision.option(key) is not None
     return decision.kind, key
 
@@ -122,11 +128,10 @@ def test_ai_moves_toward_the_enemy_when_it_cannot_shoot():
 
 def test_ai_sounds_the_alarm_only_for_friends_not_yet_alerted():
     s = build(unit("s", 0, (0, 0)), unit("f", 0, (3, 0), loadout="rifleman"), unit("o", 1, (29, 29)), size=40)
-    view = SimpleNamespace(state=s, rules=RULES)
-    scores = EisdrachenAI(1)._action(view, RULES.pending(s))
+    scores = EisdrachenAI(1)._action(seen_by(s, 0), RULES.pending(s))
     assert scores["alarm"] > scores["end"]
     answer(s, "alarm")
-    scores = EisdrachenAI(1)._action(view, RULES.pending(s))
+    scores = EisdrachenAI(1)._action(seen_by(s, 0), RULES.pending(s))
     assert scores["alarm"] < scores["end"]
 
 
@@ -144,3 +149,47 @@ def test_ai_medic_goes_to_a_wounded_friend_out_of_the_fight():
     s = build(unit("m", 0, (0, 0), loadout="medic"), unit("w", 0, (4, 0), pv=1), unit("o", 1, (35, 35)), size=40)
     kind, key = legal(s)
     assert key.startswith("move:") and space.adjacent(RULES.pending(s).option(key).tile, (4, 0))
+
+
+def blessed_unseen():
+    """Side 0's Bleu 'ghost' prayed in hiding for a dodge reroll, then came out; side 1's Vétéran chooses
+    between it (2 PV left) and a Bleu at full health."""
+    bf = Battlefield.open_ground(30, 30)
+    bf.hiding[5, 5] = True
+    s = build(unit("ghost", 0, (5, 5), "Bleu"), unit("plain", 0, (5, 9), "Bleu"),
+              unit("v", 1, (11, 7), "Vétéran", loadout="assault"), bf=bf, turn=2)
+    s.figure("ghost").pv = 2
+    bless_in_hiding(s, "ghost", 3, "v")
+    return s
+
+
+def test_the_ai_answers_the_same_whatever_the_enemy_hides():
+    s = blessed_unseen()
+    decision = RULES.pending(s)
+    seen = EisdrachenAI(7).choose(seen_by(s, 1), decision)
+    truth = EisdrachenAI(7).choose(SimpleNamespace(state=s, rules=RULES), decision)
+    assert seen == "shoot:ghost" and truth != seen          # the reroll, were it known, would change its mind
+    for k in range(12):
+        other = RULES.disguise(s, 1, random.Random(k))
+        assert EisdrachenAI(7).choose(seen_by(other, 1), decision) == seen
+
+
+def test_the_ai_answers_the_same_whatever_the_enemy_hides_in_a_played_battle():
+    rules = Eisdrachen()
+    rng = random.Random(5)
+    bf = Battlefield.open_ground(24, 24)
+    bf.spawn = {0: [(0, y) for y in range(24)], 1: [(23, y) for y in range(24)]}
+    bf.hiding[0:24:3, 2:22:4] = True
+    match = Match(bf, rules, rules.default_armies(bf), 3, max_turns=4)
+    players = {0: make_player("tactical", "eisdrachen", 1), 1: make_player("random", "eisdrachen", 2)}
+    asked = 0
+    while match.pending is not None:
+        d = match.pending
+        if d.side == 0:
+            expected = EisdrachenAI(9).choose(seen_by(match.state, 0), d)
+            for _ in range(2):
+                other = rules.disguise(match.state, 0, rng)
+                assert EisdrachenAI(9).choose(seen_by(other, 0), d) == expected
+            asked += 1
+        match.answer(match.ask(players[d.side]))
+    assert asked > 20

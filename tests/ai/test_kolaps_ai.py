@@ -1,16 +1,20 @@
 """The KOLAPS tactical AI: a legal answer to every decision kind, the §3.3 bidding rule, and it wins."""
 from __future__ import annotations
 
+import random
 import statistics
 import time
 from pathlib import Path
 
-from game.ai.kolaps import KolapsAI
 from game.ai.random_player import RandomPlayer
 from game.engine.battlefield import Battlefield
-from game.engine.match import Match
+from game.engine.match import Match, Observation
+from game.engine.protocol import canonical
 from game.engine.save import new_match
-from game.rules.kolaps import flow
+from game.rules.kolaps.ai import KolapsAI
+from game.rules.kolaps.options import AMBUSH_ACTIONS
+from game.rules.kolaps.steps import (Activate, Activation, AfterAttack, Attack, Hit, Incident, KnifeWindow, Reactions,
+                                     bid_decision)
 
 from tests.rules.kolaps_helpers import RULES, answer_step, armies, ctx_for, fig, make_state, run_steps
 
@@ -21,8 +25,8 @@ def match_on(state) -> Match:
     return m
 
 
-def legal(state) -> str:
-    decision = state.choice
+def legal(state, decision=None) -> str:
+    decision = decision or state.steps.waiting
     key = KolapsAI(0).choose(match_on(state).observe(decision.side), decision)
     assert decision.option(key) is not None, (decision.kind, key)
     return key
@@ -40,8 +44,7 @@ def test_tv33_ai_bids_its_attack_opportunities():
     ctx = ctx_for(state, [])
     for high, expected in ((2, "bid:3"), (4, "bid:4"), (None, "bid:3")):
         state.auction = {"E": {0: 4, 1: 5}, "high": high, "high_bidder": 1, "last": {}, "barred": None}
-        state.choice = flow.bid_decision(ctx, 0)
-        assert legal(state) == expected
+        assert legal(state, bid_decision(ctx, 0)) == expected
 
 
 def test_ai_barred_announces_every_eligible_character_and_the_free_attacker_only_its_opportunities():
@@ -52,11 +55,9 @@ def test_ai_barred_announces_every_eligible_character_and_the_free_attacker_only
     state = make_state(side0, side1)
     ctx = ctx_for(state, [])
     state.auction = {"E": {0: 4, 1: 5}, "high": None, "high_bidder": None, "last": {}, "barred": 0}
-    state.choice = flow.bid_decision(ctx, 0)
-    assert legal(state) == "bid:4"
+    assert legal(state, bid_decision(ctx, 0)) == "bid:4"
     state.auction["barred"] = 1
-    state.choice = flow.bid_decision(ctx, 0)
-    assert legal(state) == "bid:3"          # A0..A2: morale 5 and a target within 2 x 30 cm
+    assert legal(state, bid_decision(ctx, 0)) == "bid:3"          # A0..A2: morale 5 and a target within 2 x 30 cm
 
 
 def test_ai_committed_attacker_takes_a_poor_shot_rather_than_breach_its_commitment():
@@ -65,8 +66,8 @@ def test_ai_committed_attacker_takes_a_poor_shot_rather_than_breach_its_commitme
                        [fig("B1", "veteran", (30, 5), morale=5)])
     state.bf.cover[5, 30] = 2
     state.attacker, state.defender = 0, 1
-    run_steps(ctx_for(state, []), {"op": "activation", "fig": "A1", "mode": "regular", "stage": "start"})
-    assert state.choice.kind == "action"
+    run_steps(ctx_for(state, []), Activation("A1", "regular"))
+    assert state.steps.waiting.kind == "action"
     assert legal(state).startswith(("shoot", "burst", "moveshoot"))
     state.attacker, state.defender = 1, 0           # as defender, it moves up instead
     assert legal(state).startswith(("run", "walk"))
@@ -77,8 +78,8 @@ def test_ai_out_of_reach_moves_towards_the_enemy_instead_of_hiding_or_rallying()
     state = make_state([fig("A1", "trooper", (2, 10), morale=4)], [fig("B1", "trooper", (45, 10), morale=5)],
                        width=48)
     state.bf.cover[10, 3] = 1
-    run_steps(ctx_for(state, []), {"op": "activation", "fig": "A1", "mode": "regular", "stage": "start"})
-    assert {"cover", "rally"} <= {o.action for o in state.choice.options}
+    run_steps(ctx_for(state, []), Activation("A1", "regular"))
+    assert {"cover", "rally"} <= {o.action for o in state.steps.waiting.options}
     assert legal(state).startswith("run:")
 
 
@@ -98,52 +99,56 @@ def test_ai_answers_setup_bid_selection_and_first_player():
 
 def test_ai_answers_activate_and_action():
     state = duel()
-    run_steps(ctx_for(state, []), {"op": "activate", "side": 0})
+    run_steps(ctx_for(state, []), Activate(0))
     assert legal(state) == "activate:A1"
     answer_step(ctx_for(state, []), "activate:A1")
-    assert state.choice.kind == "action"
+    assert state.steps.waiting.kind == "action"
     assert legal(state).startswith(("shoot", "burst", "moveshoot"))
 
 
 def test_ai_keeps_the_best_severity_die_and_swaps_a_burst_when_it_hurts_more():
     state = duel()
     ctx = ctx_for(state, [5, 2, 3, 1])
-    run_steps(ctx, {"op": "hit", "a": "A1", "victim": "B1", "sev": [2, "C"], "burst": True, "sharp": False,
-                    "blunt": False})
-    assert state.choice.kind == "keep_die" and legal(state) == "keep:5"
-    ctx.state.queue[0]["answer"] = "keep:2"
-    state.choice = None
-    run_steps(ctx)
-    assert state.choice.kind == "burst_swap" and legal(state) == "swap"      # 3 into the legs beats 2 in them
+    run_steps(ctx, Hit("A1", "B1", (2, "C"), True, False, False))
+    assert state.steps.waiting.kind == "keep_die" and legal(state) == "keep:5"
+    answer_step(ctx, "keep:2")
+    assert state.steps.waiting.kind == "burst_swap" and legal(state) == "swap"      # 3 into the legs beats 2 in them
 
 
 def test_ai_answers_incident_crossfire_and_reaction():
     state = duel()
-    run_steps(ctx_for(state, []), {"op": "incident", "a": "A1", "fell": False})
-    assert state.choice.kind == "incident" and legal(state) in ("jam", "drop")
+    run_steps(ctx_for(state, []), Incident("A1", False))
+    assert state.steps.waiting.kind == "incident" and legal(state) in ("jam", "drop")
     state = make_state([fig("A1", "trooper", (0, 5), morale=5, aff=1), fig("A2", "trooper", (20, 5), aff=2)],
                        [fig("B1", "trooper", (8, 5), morale=5, aff=2), fig("B2", "trooper", (8, 9), aff=1)])
-    run_steps(ctx_for(state, []), {"op": "after_attack", "a": "A1", "t": "B1", "success": False})
-    assert state.choice.kind == "crossfire" and legal(state) in ("keep", "switch")
+    run_steps(ctx_for(state, []), AfterAttack("A1", "B1", False))
+    assert state.steps.waiting.kind == "crossfire" and legal(state) in ("keep", "switch")
     state = duel()
-    run_steps(ctx_for(state, [2, 2]), {"op": "attack", "a": "A1", "t": "B1", "weapon": "assault_rifle",
-                                    "kind": "shoot", "origin": [0, 5], "moving": False, "burst": False},
-              {"op": "reactions"})
-    assert state.choice.kind == "reaction" and legal(state) == "respond"
+    run_steps(ctx_for(state, [2, 2]), Attack("A1", "B1", "assault_rifle", "shoot", (0, 5), False, False),
+              Reactions())
+    assert state.steps.waiting.kind == "reaction" and legal(state) == "respond"
 
 
-def test_ai_triggers_an_ambush_and_uses_its_knife():
+def test_ai_stipulates_a_standing_order_within_its_gun_range_and_uses_its_knife():
+    """§5.15: its rifle (40 cm) waits for an enemy within 50 cm; a contact weapon for the first in reach."""
     state = make_state([fig("A1", "veteran", (5, 5), morale=5, offensive=True)],
                        [fig("B1", "trooper", (15, 5), morale=5)])
-    state.chars["A1"].ambush_armed = True
     state.bf.cover[6, 5] = 2
-    run_steps(ctx_for(state, []), {"op": "ambush_window", "enemy": "B1", "window": "W1"})
-    assert state.choice.kind == "ambush" and legal(state) != "pass"
+    ai = KolapsAI(0)
+    decision = Activation("A1", "regular").decision(ctx_for(state, []), state.chars["A1"])
+    ambushes = [o for o in decision.options if o.action in AMBUSH_ACTIONS]
+    observation = match_on(state).observe(0)
+    assert max(ambushes, key=lambda o: ai._score(observation, ctx_for(observation.state, []),
+                                                  observation.state.chars["A1"], o, {})).key == "ambush:near:50"
+    state.chars["A1"].ready_weapon = "knife"
+    observation = match_on(state).observe(0)
+    assert max(ambushes, key=lambda o: ai._score(observation, ctx_for(observation.state, []),
+                                                  observation.state.chars["A1"], o, {})).key == "ambush"
     state = make_state([fig("A1", "trooper", (5, 5), morale=5, offensive=True)],
                        [fig("B1", "trooper", (6, 5), morale=5)])
     state.chars["A1"].knife_foes = ["B1"]
-    run_steps(ctx_for(state, []), {"op": "knife_window", "enemy": "B1"})
-    assert state.choice.kind == "knife" and legal(state) == "knife:A1"
+    run_steps(ctx_for(state, []), KnifeWindow("B1"))
+    assert state.steps.waiting.kind == "knife" and legal(state) == "knife:A1"
 
 
 SHIPPED_MAP = Path(__file__).resolve().parents[2] / "maps" / "ruined_town.tmx"
@@ -167,3 +172,25 @@ def test_ai_beats_random_over_seeded_games_and_answers_fast():
             score["ai" if m.outcome.winner == ai_side else "random"] += 1
     assert score["ai"] > score["random"] and score["ai"] >= 3
     assert statistics.median(times) < 0.1
+
+
+def test_ai_answer_does_not_change_when_the_other_sides_hidden_ambushes_are_redrawn():
+    """The AI sees only its side: every enemy ambush it cannot rule out is drawn afresh (``disguise``), and
+    its answer to each decision of two short AI games stays the same."""
+    rng = random.Random(5)
+    compared = redrawn = 0
+    for seed in (1, 2):
+        m = new_match(SHIPPED_MAP, "kolaps", seed, max_turns=3)
+        players = {s: KolapsAI(seed * 2 + s) for s in (0, 1)}
+        while m.pending is not None:
+            d = m.pending
+            disguised = RULES.disguise(m.state, d.side, rng)
+            redrawn += any(c.ambush_order != m.state.chars[c.id].ambush_order for c in disguised.chars.values())
+            seen = Observation(d.side, RULES, RULES.observe(disguised, d.side), m.battlefield,
+                               tuple(m.events_for(d.side)), m.max_turns)
+            truth = m.observe(d.side)
+            assert canonical(seen.state) == canonical(truth.state)          # all the AI is shown ...
+            assert KolapsAI(seed).choose(seen, d) == KolapsAI(seed).choose(truth, d), d.kind    # ... and its answer
+            compared += 1
+            m.answer(m.ask(players[d.side]))
+    assert compared > 100 and redrawn > 5

@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 from game.engine.battlefield import Battlefield, Cover, Door
 from game.engine.space import (CLIMB, CRAWL, MoveRules, adjacent, corner_pairs, cover_level, crossed_tiles,
-                               distance, line_beyond, line_of_sight, reach, scatter, step_legal, within,
-                               within_cm)
+                               distance, line_beyond, line_of_sight, reach, scatter, scatter_along, step_legal,
+                               within, within_cm)
 
 
 def field(w=12, h=12):
@@ -178,3 +178,28 @@ def test_a_climbable_wall_stops_a_bounce_like_any_wall():
     bf = field()
     bf.climbable[0, 7] = True
     assert scatter(bf, (0, 0), (5, 0), 4)[0] == (6, 0)
+
+
+def test_a_bounce_in_pas_lands_on_the_tile_holding_the_point_that_far_along_the_throw_line():
+    bf = field(20, 20)
+    assert scatter_along(bf, (0, 0), (4, 2), 3) == ((7, 3), [(5, 2), (6, 3), (7, 3)])    # TV-E10
+    assert scatter_along(bf, (0, 0), (4, 4), 2) == ((5, 5), [(5, 5)])                    # TV-E10b
+    assert scatter_along(bf, (0, 0), (5, 0), 3) == ((8, 0), [(6, 0), (7, 0), (8, 0)])
+    assert scatter_along(bf, (8, 8), (5, 4), 5) == ((2, 0), [(4, 3), (3, 2), (3, 1), (2, 0)])  # 3-4-5, exact
+
+
+def test_a_bounce_in_pas_rounds_an_exact_half_away_from_zero():
+    bf = field(40, 40)
+    # from (0,0) at (6,8) (10 pas), a bounce of 5 reaches (9, 12) exactly; of 1, (6.6, 8.8) -> (7, 9)
+    assert scatter_along(bf, (0, 0), (6, 8), 5)[0] == (9, 12)
+    assert scatter_along(bf, (0, 0), (6, 8), 1)[0] == (7, 9)
+    # from (20,20) at (16,17): u = (-0.8, -0.6); 5 pas on is (12, 14) exactly, 4 pas (12.8, 14.6) -> (13, 15)
+    assert scatter_along(bf, (20, 20), (16, 17), 5)[0] == (12, 14)
+    assert scatter_along(bf, (20, 20), (16, 17), 4)[0] == (13, 15)
+
+
+def test_a_bounce_in_pas_stops_in_front_of_a_wall_and_at_the_map_edge():
+    bf = field()
+    bf.blocks_move[0, 7] = True
+    assert scatter_along(bf, (0, 0), (5, 0), 4) == ((6, 0), [(6, 0)])
+    assert scatter_along(bf, (0, 5), (9, 5), 6) == ((11, 5), [(10, 5), (11, 5)])

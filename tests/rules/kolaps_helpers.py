@@ -5,8 +5,8 @@ from game.engine.battlefield import Battlefield
 from game.engine.dice import ScriptedDice
 from game.engine.match import Match
 from game.engine.protocol import Army
+from game.engine.steps import Step, StepStack
 from game.rules.kolaps import Kolaps
-from game.rules.kolaps import flow
 from game.rules.kolaps.effects import Ctx
 
 RULES = Kolaps()
@@ -25,8 +25,7 @@ def make_state(side0, side1, width=40, height=20, turn=1, bf=None):
     state = RULES.new_state(bf, armies(side0, side1), 10)
     state.turn = turn
     state.phase = "action"
-    state.queue.clear()
-    state.choice = None
+    state.steps = StepStack()
     return state
 
 
@@ -34,22 +33,21 @@ def ctx_for(state, dice) -> Ctx:
     return Ctx(state, ScriptedDice(dice), RULES.data)
 
 
-def run_steps(ctx: Ctx, *steps: dict) -> None:
-    """Run queued steps (and what they push) until a decision is needed or the queue is empty."""
-    ctx.state.queue[0:0] = list(steps)
-    while ctx.state.queue and ctx.state.choice is None:
-        st = ctx.state.queue.pop(0)
-        flow.HANDLERS[st["op"]](ctx, st)
+def run_steps(ctx: Ctx, *steps: Step) -> None:
+    """Run steps (and what they push) until a decision is needed or the stack is empty."""
+    ctx.state.steps.push(*steps)
+    ctx.state.steps.run(ctx, lambda game: False)
 
 
 def answer_step(ctx: Ctx, key: str) -> None:
-    ctx.state.choice = None
-    ctx.state.queue[0]["answer"] = key
-    run_steps(ctx)
+    """Answer the waiting decision with the option ``key`` and run on."""
+    option = ctx.state.steps.waiting.option(key)
+    assert option is not None, (key, [o.key for o in ctx.state.steps.waiting.options])
+    ctx.state.steps.resume(option, ctx, lambda game: False)
 
 
 def dice_events(ctx: Ctx, purpose: str | None = None) -> list:
-    return [e.data["values"] for e in ctx.events if e.kind == "dice" and (purpose is None or e.data["purpose"] == purpose)]
+    return [e.data["faces"] for e in ctx.events if e.kind == "dice" and (purpose is None or e.data["purpose"] == purpose)]
 
 
 def match_with(side0, side1, dice, width=40, height=20, bf=None) -> Match:

@@ -1,69 +1,18 @@
 """Eisdrachen test vectors TV-E01..TV-E23 (rules/eisdrachen.md 6.2) with scripted dice."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from game.engine.battlefield import Battlefield, Door
 from game.engine.dice import ScriptedDice
 from game.engine.tokens import Token
 from game.engine.protocol import Army
-from game.rules.eisdrachen import Eisdrachen
 from game.rules.eisdrachen import actions as act
 from game.rules.eisdrachen.combat import shot_attacks
 
-RULES = Eisdrachen()
-
-
-def fig(fid, side, tile, rank="Soldat", **kw):
-    spec = {"id": fid, "rank": rank, "tile": list(tile), "grenades": 0, "trap_kits": 0}
-    spec.update(kw)
-    return spec
-
-
-def build(*specs, bf=None, turn=1, size=30):
-    bf = bf or Battlefield.open_ground(size, size)
-    armies = [Army(s, f"side {s}", [dict(spec, side=None) for spec in specs if spec["side"] == s]) for s in (0, 1)]
-    for a in armies:
-        for f in a.figures:
-            f.pop("side")
-    state = RULES.new_state(bf, armies, 12)
-    state.turn = turn
-    for f in state.figures:
-        f.allowance = 2
-    activate(state, specs[0]["id"])
-    return state
-
-
-def unit(fid, side, tile, rank="Soldat", **kw):
-    spec = fig(fid, side, tile, rank, **kw)
-    spec["side"] = side
-    return spec
-
-
-def activate(state, fid, actions=2):
-    f = state.figure(fid)
-    f.activated = True
-    state.active, state.actions_left, state.phase, state.sub = fid, actions, "action", None
-    state.to_act = f.side
-
-
-def keys(state):
-    return [o.key for o in RULES.pending(state).options]
-
-
-def answer(state, key, dice=()):
-    decision = RULES.pending(state)
-    option = decision.option(key)
-    assert option is not None, f"{key} not in {[o.key for o in decision.options]}"
-    d = ScriptedDice(dice)
-    events = RULES.apply(state, option, d)
-    assert d.left == [], f"dice left over: {d.left}"
-    return events
-
-
-def of_kind(events, kind):
-    return [e for e in events if e.kind == kind]
-
+from .eisdrachen_helpers import RULES, activate, answer, build, end_turn, keys, of_kind, unit
 
 # --- 6.1 / 6.2 shooting ------------------------------------------------------------------
 
@@ -73,8 +22,8 @@ def test_tv_e01_shoot_seed_example_dodges_then_one_wound_die_per_damage_point():
     attack = of_kind(events, "attack")[0].data
     assert (attack["attacks"], attack["through"], attack["damage_points"], attack["wounds"]) == (3, 2, 4, 3)
     dodge, wound = of_kind(events, "dice")
-    assert dodge.data["purpose"] == "dodge" and dodge.data["successes"] == 1 and dodge.data["figure"] == "b"
-    assert wound.data["purpose"] == "wound" and wound.data["values"] == [2, 2, 4, 6]
+    assert dodge.data["purpose"] == "dodge" and dodge.data["successes"] == 1 and dodge.data["who"] == "b"
+    assert wound.data["purpose"] == "wound" and wound.data["faces"] == [2, 2, 4, 6]
     assert s.figure("b").pv == 2
     assert s.figure("b").vengeance_next == 1
 
@@ -190,8 +139,8 @@ def test_tv_e08_grenade_blast_radius_three_and_dodge_on_five_plus():
     s = build(unit("g", 0, (0, 0), "Soldat", grenades=1), unit("x", 1, (10, 1), "Bleu"),
               unit("w", 1, (11, 0), "Assassin"), unit("y", 1, (11, 3), "Assassin"), unit("z", 1, (12, 0)))
     events = answer(s, "grenade:5,0", [3, 4, 5, 3, 4, 5, 6])
-    g = of_kind(events, "grenade")[0].data
-    assert g["bounce_tiles"] == [[6, 0], [7, 0], [8, 0]] and g["landing"] == [8, 0]
+    g = of_kind(events, "thrown")[0].data
+    assert g["bounce_tiles"] == [[6, 0], [7, 0], [8, 0]] and g["lands"] == [8, 0]
     x_hit, w_hit = (e.data for e in of_kind(events, "attack"))
     assert (x_hit["target"], x_hit["through"], x_hit["damage_points"], x_hit["wounds"]) == ("x", 1, 2, 1)
     assert (w_hit["target"], w_hit["through"], w_hit["damage_points"]) == ("w", 0, 0)
@@ -206,14 +155,28 @@ def test_tv_e09_grenade_stops_at_the_foot_of_a_wall():
     bf.blocks_move[0, 7] = bf.blocks_sight[0, 7] = True
     s = build(unit("g", 0, (0, 0), grenades=1), unit("e", 1, (20, 20)), bf=bf)
     events = answer(s, "grenade:5,0", [4])
-    assert of_kind(events, "grenade")[0].data["landing"] == [6, 0]
+    assert of_kind(events, "thrown")[0].data["lands"] == [6, 0]
 
 
-def test_tv_e10_off_axis_bounce_steps_with_half_away_rounding():
+def test_tv_e10_off_axis_bounce_is_a_distance_in_pas_along_the_throw_line():
     s = build(unit("g", 0, (0, 0), grenades=1), unit("e", 1, (20, 20)))
     events = answer(s, "grenade:4,2", [3])
-    g = of_kind(events, "grenade")[0].data
-    assert g["bounce_tiles"] == [[5, 3], [6, 3], [7, 4]] and g["landing"] == [7, 4]
+    g = of_kind(events, "thrown")[0].data
+    assert g["bounce_tiles"] == [[5, 2], [6, 3], [7, 3]] and g["lands"] == [7, 3]
+
+
+def test_tv_e10b_diagonal_bounce_of_two_pas_lands_one_tile_on():
+    s = build(unit("g", 0, (0, 0), grenades=1), unit("e", 1, (20, 20)))
+    events = answer(s, "grenade:4,4", [2])
+    assert of_kind(events, "thrown")[0].data["lands"] == [5, 5]
+
+
+def test_tv_e10b_grenade_landing_odds_measure_the_bounce_in_pas():
+    s = build(unit("g", 0, (0, 0), grenades=1), unit("e", 1, (20, 20)))
+    odds = RULES.odds(s, RULES.pending(s).option("grenade:4,4"))
+    # P = (4,4) + k(0.707, 0.707): k = 1..6 reach 4.71, 5.41, 6.12, 6.83, 7.54, 8.24
+    assert odds.outcomes == {"landing:5,5": Fraction(1, 3), "landing:6,6": Fraction(1, 6),
+                             "landing:7,7": Fraction(1, 6), "landing:8,8": Fraction(1, 3)}
 
 
 def test_grenade_aim_is_within_eight_pas_in_sight_and_the_thrower_is_caught_in_its_own_blast():
@@ -225,7 +188,7 @@ def test_grenade_aim_is_within_eight_pas_in_sight_and_the_thrower_is_caught_in_i
     assert "grenade:6,6" not in k and "grenade:9,0" not in k  # d = √72 ≈ 8.485 and 9
     assert "grenade:0,0" not in k and "grenade:2,5" not in k
     events = answer(s, "grenade:1,0", [1, 6, 6])
-    assert of_kind(events, "grenade")[0].data["landing"] == [2, 0]
+    assert of_kind(events, "thrown")[0].data["lands"] == [2, 0]
     assert [e.data["target"] for e in of_kind(events, "attack")] == ["g"]
 
 
@@ -245,7 +208,7 @@ def test_tv_e11_decoy_is_removed_then_real_token_stops_the_move():
     s = build(unit("e", 0, (6, 10)), unit("o", 1, (25, 25)))
     s.tokens += [Token("t1", (10, 10), 1, False), Token("t2", (14, 10), 1, True)]
     events = answer(s, "move:11,10", [])
-    revealed = of_kind(events, "trap_revealed")
+    revealed = of_kind(events, "revealed")
     assert [(e.data["token"], e.data["real"]) for e in revealed] == [("t1", False)]
     assert of_kind(events, "moved")[0].data["to"] == [8, 10]
     assert s.figure("e").tile == (11, 10)
@@ -276,7 +239,7 @@ def test_tv_e13_wolf_trap_ends_the_move_and_empties_the_next_turn():
     s.tokens.append(Token("t", (10, 10), 1, True))
     answer(s, "move:11,10", [6])
     assert s.figure("e").tile == (8, 10)
-    assert RULES.pending(s).kind == "action" and s.actions_left == 1
+    assert RULES.pending(s).kind == "action" and RULES.pending(s).info["actions_left"] == 1
     answer(s, "end")
     # finish turn 4: the enemy's activation
     answer(s, "activate:o")
@@ -286,7 +249,7 @@ def test_tv_e13_wolf_trap_ends_the_move_and_empties_the_next_turn():
     s.figure("o").tile = (9, 10)
     activate(s, "o")
     events = answer(s, "melee:e", [1, 1, 6, 6, 6, 6])
-    assert of_kind(events, "dice")[0].data["figure"] == "e"
+    assert of_kind(events, "dice")[0].data["who"] == "e"
     assert RULES.pending(s).kind == "action"
 
 
@@ -317,7 +280,7 @@ def test_trap_mode_b_three_tokens_one_real_then_flight_out_of_range():
     assert all(min(act.space.distance(o.tile, t) for t in ((12, 10), (10, 12), (8, 10))) > 2 for o in flee.options)
     answer(s, "flee:10,7")
     assert s.figure("l").tile == (10, 7) and len(s.tokens) == 3 and s.figure("l").trap_kits == 1
-    assert s.actions_left == 1
+    assert RULES.pending(s).info["actions_left"] == 1
 
 
 def test_trap_mode_a_on_a_trap_spot_then_flight():
@@ -375,7 +338,7 @@ def test_tv_e15_dig_in_halves_shots_rounding_up_but_not_grenades():
     shooter.add_status("double_attacks", [1])
     assert shot_attacks(3, shooter, target, 1) == 3
     events = answer(s, "grenade:6,0", [1, 6, 6])
-    assert len(of_kind(events, "dice")[1].data["values"]) == 2
+    assert len(of_kind(events, "dice")[1].data["faces"]) == 2
 
 
 def test_dig_in_lasts_until_the_figure_leaves_its_tile():
@@ -402,7 +365,7 @@ def test_tv_e16_hidden_figure_heals_from_its_third_hidden_turn_end():
     expected = {3: (1, 2), 4: (2, 2), 5: (3, 4), 6: (4, 5), 7: (5, 5)}
     for turn in range(3, 8):
         s.turn = turn
-        RULES._end_turn(s, [])
+        end_turn(s)
         assert (h.hide_count, h.pv) == expected[turn]
     assert RULES.figures(s, 1) and all(v.id != "h" for v in RULES.figures(s, 1))
     assert any(v.id == "h" and v.marked("hidden") for v in RULES.figures(s, 0))
@@ -412,7 +375,7 @@ def test_tv_e16_enemy_within_three_pas_discovers_and_resets_the_counter():
     s = hide_setup()
     for turn in (3, 4, 5):
         s.turn = turn
-        RULES._end_turn(s, [])
+        end_turn(s)
     assert s.figure("h").pv == 4
     s.turn = 6
     s.figure("o").tile = (10, 5)
@@ -420,7 +383,7 @@ def test_tv_e16_enemy_within_three_pas_discovers_and_resets_the_counter():
     answer(s, "move:8,5")
     h = s.figure("h")
     assert not h.hidden and h.hide_count == 0
-    RULES._end_turn(s, [])
+    end_turn(s)
     assert h.pv == 4
 
 
@@ -445,9 +408,10 @@ def test_hide_is_not_possible_with_an_enemy_within_three_pas():
 
 
 def hidden_enemy_setup(mover_tile):
+    """A far enemy keeps the battle going when a test takes the hidden one away."""
     bf = Battlefield.open_ground(30, 30)
     bf.hiding[5, 10] = True
-    s = build(unit("m", 0, mover_tile), unit("h", 1, (10, 5)), bf=bf)
+    s = build(unit("m", 0, mover_tile), unit("h", 1, (10, 5)), unit("far", 1, (28, 28)), bf=bf)
     s.figure("h").hidden = True
     return s
 
@@ -546,7 +510,7 @@ def test_jump_cannot_clear_a_wall():
 def test_tv_e19_prayer_six_is_rerolled_and_dodge_reroll_applies_next_turn():
     s = build(unit("b", 0, (0, 0), "Bleu"), unit("o", 1, (5, 0), loadout="medic"), turn=2)
     events = answer(s, "pray", [6, 3])
-    assert [e.data["values"] for e in of_kind(events, "dice")] == [[6], [3]]
+    assert [e.data["faces"] for e in of_kind(events, "dice")] == [[6], [3]]
     assert s.figure("b").statuses["dodge_reroll"] == [3]
     s.turn = 3
     activate(s, "o")
@@ -560,7 +524,7 @@ def test_tv_e19_wound_reroll_turns_a_failed_wound_into_a_wound():
     s = build(unit("b", 0, (0, 0), "Bleu"), unit("t", 1, (5, 0), "Vétéran"), turn=3)
     s.figure("b").add_status("wound_reroll", [3])
     events: list = []
-    profile = {"name": "test", "range": 10, "A": 2, "F": 1, "traits": []}
+    profile = {"id": "test", "name": "test", "range": 10, "A": 2, "F": 1, "traits": []}
     act.shoot(s, s.figure("b"), s.figure("t"), profile, ScriptedDice([5, 2, 5, 2]), events, False, "4.3")
     attack = of_kind(events, "attack")[0].data
     assert (attack["through"], attack["damage_points"], attack["wounds"]) == (1, 1, 1)
@@ -616,6 +580,29 @@ def test_tv_e21_crawl_and_climb_budgets_are_half_speed():
     assert not [k for k in keys(s) if k.startswith("crawl:")]
 
 
+def test_tv_e10c_crawl_halves_an_odd_speed_exactly():
+    bf = Battlefield.open_ground(30, 30)
+    bf.crawl_gap[:, :] = True              # only a Crawl leaves the start tile
+    bf.crawl_gap[0, 0] = False
+    s = build(unit("c", 0, (0, 0)), unit("o", 1, (25, 25)), bf=bf)
+    assert s.figure("c").V == 5
+    crawl = {o.tile: o.cost for o in RULES.pending(s).options if o.action == "crawl"}
+    assert (2, 1) in crawl and abs(crawl[(2, 1)] - 5 ** 0.5) < 1e-9     # one knight step, 2.236 pas
+    assert (3, 0) not in crawl and (2, 2) not in crawl                  # 3 pas and 2.828 pas
+    assert set(crawl) == {(1, 0), (2, 0), (0, 1), (1, 1), (0, 2), (2, 1), (1, 2)}
+
+
+def test_climb_halves_an_odd_speed_exactly():
+    bf = Battlefield.open_ground(30, 30)
+    bf.climbable[:, 1] = True
+    s = build(unit("c", 0, (0, 0)), unit("o", 1, (25, 25)), bf=bf)
+    k = keys(s)
+    assert "climb:2,1" in k and "climb:2,0" in k        # a knight step over the wall: 2.236 <= 2.5 pas
+    assert "climb:2,2" not in k                          # 2.828 pas
+    answer(s, "climb:2,1")
+    assert s.figure("c").tile == (2, 1)
+
+
 def test_tv_e21_climb_over_a_one_tile_wall_only_from_adjacent():
     bf = Battlefield.open_ground(30, 30)
     bf.climbable[:, 10] = True
@@ -647,7 +634,7 @@ def test_tv_e22_vengeance_stacks_once_per_shoot_action():
     activate(s, "f")
     answer(s, "end", [1, 2])
     assert s.turn == 3 and s.figure("f").allowance == 4
-    RULES._end_turn(s, [])
+    end_turn(s)
     assert s.figure("f").vengeance_now == 0
 
 
@@ -708,7 +695,7 @@ def test_turn_structure_initiative_and_alternating_activations():
     s = RULES.new_state(bf, armies, 12)
     assert RULES.pending(s).kind == "initiative"
     events = answer(s, "roll", [3, 3, 2, 5])
-    assert [e.data["values"] for e in of_kind(events, "dice")] == [[3], [3], [2], [5]]
+    assert [e.data["faces"] for e in of_kind(events, "dice")] == [[3, 3], [2, 5]]
     d = RULES.pending(s)
     assert d.kind == "activate" and d.side == 1
     answer(s, "activate:b1")
@@ -719,18 +706,18 @@ def test_turn_structure_initiative_and_alternating_activations():
         sides.append(d.side)
         answer(s, d.options[0].key)
         answer(s, "end", [] if _ < 2 else [4, 1])
-    assert sides == [0, 0, 0] and s.turn == 2 and s.to_act == 0
+    assert sides == [0, 0, 0] and s.turn == 2 and RULES.pending(s).side == 0
 
 
 def test_turn_limit_victory_by_remaining_pv_and_draw_on_equal():
     s = build(unit("a", 0, (0, 0)), unit("b", 1, (10, 0)))
     s.max_turns = 1
     s.figure("b").pv = 4
-    RULES._end_turn(s, [])
+    end_turn(s)
     assert RULES.outcome(s).winner == 0 and RULES.outcome(s).reason == "turn_limit"
     s = build(unit("a", 0, (0, 0)), unit("b", 1, (10, 0)))
     s.max_turns = 1
-    RULES._end_turn(s, [])
+    end_turn(s)
     assert s.over and RULES.outcome(s).winner is None
 
 
@@ -760,10 +747,10 @@ def test_end_of_turn_removes_statuses_whose_last_turn_has_passed():
     a = s.figure("a")
     a.add_status("emp", [5, 6])
     a.add_status("lucky", [4])
-    RULES._end_turn(s, [])
+    end_turn(s)
     assert a.statuses == {"emp": [5, 6]}
     s.turn = 6
-    RULES._end_turn(s, [])
+    end_turn(s)
     assert a.statuses == {}
 
 

@@ -8,7 +8,7 @@ from game.engine.battlefield import Battlefield, Door, MapObject
 from game.engine.match import Match
 from game.rules.eisdrachen import Eisdrachen
 
-from .test_eisdrachen import RULES, answer, build, unit
+from .eisdrachen_helpers import RULES, answer, build, unit
 
 
 def field():
@@ -45,7 +45,7 @@ def test_full_match_ai_against_random_ends_with_an_outcome():
 def test_every_die_rolled_appears_in_a_dice_event():
     for seed in (2, 8):
         match = play(seed, ai_side=seed % 2, check=False)
-        shown = sum(len(e.data["values"]) for e in match.log if e.kind == "dice")
+        shown = sum(len(e.data["faces"]) for e in match.log if e.kind == "dice")
         assert shown == match.dice.count > 0
 
 

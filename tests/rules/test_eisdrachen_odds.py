@@ -9,7 +9,7 @@ from game.rules.eisdrachen import actions as act
 from game.rules.eisdrachen.combat import dodge_on, grenade_hit, strike, weapon
 from game.rules.eisdrachen.odds import attack_loss, p_dodge, p_wound
 
-from .test_eisdrachen import RULES, build, unit
+from .eisdrachen_helpers import RULES, build, unit
 
 
 def option(state, key):
@@ -199,7 +199,7 @@ def test_grenade_landing_odds_match_rolls_of_the_bounce():
         events: list = []
         s.figure("g").grenades = 1
         act.grenade(s, s.figure("g"), (4, 2), dice, events)
-        landing = next(e for e in events if e.kind == "grenade").data["landing"]
+        landing = next(e for e in events if e.kind == "thrown").data["lands"]
         key = f"landing:{landing[0]},{landing[1]}"
         counts[key] = counts.get(key, 0) + 1
     assert set(counts) == set(exact)

@@ -10,14 +10,17 @@ import pytest
 from game.engine import space
 from game.engine.battlefield import Battlefield
 from game.engine.dice import ScriptedDice
+from game.engine.steps import StepStack
 from game.errors import RulesError
 from game.rules.kolaps import Kolaps
-from game.rules.kolaps import flow
+from game.rules.kolaps import steps
+from game.rules.kolaps.steps import (Activation, Assessment, Attack, Directives, Hit, Reactions, SimpleAction,
+                                     TurnStart, begin_activation, initial_morale)
 from game.rules.kolaps.combat import (EFFECTIVE, EXTREME, LONG, POINT_BLANK, CONTACT, modified_values,
                                       severity_dice, shot_band, shot_difficulty, strike_difficulty)
 from game.rules.kolaps.effects import Ctx, clamp_amount
 from game.rules.kolaps.model import DATA_FILE
-from game.rules.kolaps.options import action_options, destinations
+from game.rules.kolaps.options import Conduct, action_options, destinations
 from game.rules.kolaps.pools import (AUTOMATIC, IMPOSSIBLE, THRESHOLD, clamp_difficulty, judge, notation,
                                      roll_odds)
 
@@ -184,11 +187,19 @@ def test_tv24_fragmentation_cannot_fire_into_a_melee():
     a = state.chars["A1"]
     a.weapons.append("shotgun")
     a.ready_weapon = "shotgun"
-    keys = {o.key for o in action_options(ctx_for(state, []), a, {"mode": "regular"})}
+    keys = {o.key for o in action_options(ctx_for(state, []), a, Conduct())}
     assert "shoot:B1" not in keys
     state.chars["A2"].tile = (9, 5)
-    keys = {o.key for o in action_options(ctx_for(state, []), a, {"mode": "regular"})}
+    keys = {o.key for o in action_options(ctx_for(state, []), a, Conduct())}
     assert "shoot:B1" in keys
+
+
+def forced_reaction(state) -> tuple | None:
+    """(figure, attacker) of the reaction activation the action led straight into, if any."""
+    d = state.steps.waiting
+    if d is None or d.kind != "action" or d.info.get("mode") != "reaction":
+        return None
+    return d.figure, d.info["attacker"]
 
 
 # --- wounds: TV-05, TV-11 .. TV-18, TV-27 .. TV-29 --------------------------------------
@@ -212,8 +223,7 @@ def test_tv05_sharp_weapon_checks_hemorrhage_one_row_higher():
 def test_tv11_first_wound_legs_hemorrhage_morale_secondary_prone():
     state, v = trooper_victim()
     ctx = ctx_for(state, [4, 3, 5, 5, 4, 2])
-    run_steps(ctx, {"op": "hit", "a": "A1", "victim": "B1", "sev": [1, "D"], "burst": False, "sharp": False,
-                    "blunt": False})
+    run_steps(ctx, Hit("A1", "B1", (1, "D"), False, False, False))
     assert v.wounds["legs"] == 1 and not v.hemorrhage and v.morale == 4 and v.prone
     assert dice_events(ctx, "secondary_effect") == [[5, 4, 2]]
     assert ctx.dice.left == []
@@ -263,7 +273,7 @@ def test_tv15_critical_crippled_left_arm():
     ctx.critical_hit(v)
     assert v.wounds["left_arm"] == 3 and "left_arm" in v.hemorrhage and "left_arm" in v.critical
     assert v.morale == 4
-    opts = action_options(ctx, v, {"mode": "regular"})
+    opts = action_options(ctx, v, Conduct())
     assert not any(o.action == "shoot" for o in opts)        # rifle (2 hands) unusable now
     assert any(o.key == "change:knife" for o in opts)
 
@@ -338,22 +348,19 @@ def test_tv28_secondary_effect_amount_and_difficulty(s, amount, difficulty):
 def test_tv29_blunt_third_die_knockdown():
     state, v = trooper_victim()
     ctx = ctx_for(state, [1, 2, 4, 6, 6, 4, 4, 3])  # severity 1, location 2, third die 4, secondary 2C6, knockdown
-    run_steps(ctx, {"op": "hit", "a": "A1", "victim": "B1", "sev": [1, "D"], "burst": False, "sharp": False,
-                    "blunt": True})
+    run_steps(ctx, Hit("A1", "B1", (1, "D"), False, False, True))
     assert dice_events(ctx, "knockdown") == [[4, 4, 3]] and v.prone
     state, v = trooper_victim()
     ctx = ctx_for(state, [1, 2, 1, 6, 6, 1, 1])
-    run_steps(ctx, {"op": "hit", "a": "A1", "victim": "B1", "sev": [1, "D"], "burst": False, "sharp": False,
-                    "blunt": True})
+    run_steps(ctx, Hit("A1", "B1", (1, "D"), False, False, True))
     assert dice_events(ctx, "knockdown") == [[1, 1]] and v.prone
 
 
 def test_tv30_automatic_burst_swaps_severity_and_location():
     state, v = trooper_victim()
     ctx = ctx_for(state, [2, 6, 1, 1, 1, 1, 1, 1])
-    run_steps(ctx, {"op": "hit", "a": "A1", "victim": "B1", "sev": [1, "D"], "burst": True, "sharp": False,
-                    "blunt": False})
-    assert state.choice.kind == "burst_swap" and state.choice.side == 0
+    run_steps(ctx, Hit("A1", "B1", (1, "D"), True, False, False))
+    assert state.steps.waiting.kind == "burst_swap" and state.steps.waiting.side == 0
     answer_step(ctx, "swap")
     hit = next(e for e in ctx.events if e.kind == "hit")
     assert hit.data["zone"] == "right_arm" and hit.data["severity"] == 6
@@ -362,9 +369,8 @@ def test_tv30_automatic_burst_swaps_severity_and_location():
 def test_severity_c_roll_lets_the_attacker_keep_a_die():
     state, v = trooper_victim()
     ctx = ctx_for(state, [5, 2, 3, 6])
-    run_steps(ctx, {"op": "hit", "a": "A1", "victim": "B1", "sev": [2, "C"], "burst": False, "sharp": False,
-                    "blunt": False})
-    assert state.choice.kind == "keep_die" and [o.key for o in state.choice.options] == ["keep:5", "keep:2"]
+    run_steps(ctx, Hit("A1", "B1", (2, "C"), False, False, False))
+    assert state.steps.waiting.kind == "keep_die" and [o.key for o in state.steps.waiting.options] == ["keep:5", "keep:2"]
     answer_step(ctx, "keep:2")
     assert next(e for e in ctx.events if e.kind == "hit").data["severity"] == 2
 
@@ -374,7 +380,7 @@ def test_severity_c_roll_lets_the_attacker_keep_a_die():
 @pytest.mark.parametrize("rank,die,morale", [(1, 5, 6), (1, 3, 5), (2, 4, 6), (2, 3, 5), (3, 2, 5), (3, 1, 4),
                                              (4, 2, 6), (4, 1, 4)])
 def test_tv08_initial_morale(rank, die, morale):
-    assert flow.initial_morale(rank, die) == morale
+    assert initial_morale(rank, die) == morale
 
 
 def test_tv08_avatar_starts_at_six_and_others_roll():
@@ -394,45 +400,45 @@ def morale_state(**extra):
 def test_tv20_morale_two_withdraw_then_shelter():
     state, ch = morale_state(morale=2)
     ctx = ctx_for(state, [5, 4])
-    flow.begin_activation(ctx, ch, {"mode": "regular"})
+    begin_activation(ctx, ch, Activation(ch.id, "regular"))
     assert ch.morale_state == "withdrawing"
-    keys = {o.action for o in action_options(ctx, ch, {"mode": "regular"})}
+    keys = {o.action for o in action_options(ctx, ch, Conduct())}
     assert keys <= {"end", "walk", "run", "cover", "prone", "stand"}
     ch.tile = (0, 15)                       # 26+ cm from the enemy
     state.bf.cover[15, 1] = 2
-    run_steps(ctx, {"op": "simple_action", "fig": "A1", "action": "cover", "value": None, "key": "cover"})
+    run_steps(ctx, SimpleAction("A1", "cover", None, "cover"))
     assert ch.morale_state == "sheltered" and ch.aff is None
-    assert any(o.action == "rally" for o in action_options(ctx, ch, {"mode": "regular"}))
+    assert any(o.action == "rally" for o in action_options(ctx, ch, Conduct()))
 
 
 def test_tv20_morale_two_failure_pins():
     state, ch = morale_state(morale=2)
     ctx = ctx_for(state, [5, 2])
-    flow.begin_activation(ctx, ch, {"mode": "regular"})
+    begin_activation(ctx, ch, Activation(ch.id, "regular"))
     assert ch.morale_state == "pinned"
-    assert {o.action for o in action_options(ctx, ch, {"mode": "regular"})} == {"end", "prone"}
+    assert {o.action for o in action_options(ctx, ch, Conduct())} == {"end", "prone"}
 
 
 def test_tv21_morale_one_routing_or_mutiny():
     state = make_state([fig("A1", "recruit", (5, 5), morale=1), fig("A0", "avatar", (0, 0))],
                        [fig("B1", "trooper", (20, 5))])
     ch = state.chars["A1"]
-    flow.begin_activation(ctx_for(state, [4]), ch, {"mode": "regular"})
+    begin_activation(ctx_for(state, [4]), ch, Activation(ch.id, "regular"))
     assert ch.morale_state == "routing"
-    assert [o.key for o in action_options(ctx_for(state, []), ch, {"mode": "regular"})] == ["flee"]
+    assert [o.key for o in action_options(ctx_for(state, []), ch, Conduct())] == ["flee"]
     state = make_state([fig("A1", "recruit", (5, 5), morale=1), fig("A0", "avatar", (0, 0))],
                        [fig("B1", "trooper", (20, 5))])
     ch = state.chars["A1"]
     ctx = ctx_for(state, [3])
-    flow.begin_activation(ctx, ch, {"mode": "regular"})
+    begin_activation(ctx, ch, Activation(ch.id, "regular"))
     assert ch.morale_state == "mutinous" and ch.aff is not None and ch.aff == state.chars["A0"].aff
-    opts = action_options(ctx, ch, {"mode": "regular"})
+    opts = action_options(ctx, ch, Conduct())
     assert all(o.target in (None, "A0") for o in opts)
     assert any(o.target == "A0" for o in opts)
     state.chars["A0"].in_play = False
     state = make_state([fig("A1", "recruit", (5, 5), morale=1)], [fig("B1", "trooper", (20, 5))])
     ch = state.chars["A1"]
-    flow.begin_activation(ctx_for(state, [3]), ch, {"mode": "regular"})
+    begin_activation(ctx_for(state, [3]), ch, Activation(ch.id, "regular"))
     assert ch.morale_state == "routing"
 
 
@@ -448,7 +454,7 @@ def test_tv22_simple_failure_morale(rank, before, after):
 @pytest.mark.parametrize("morale,eligible", [(6, True), (5, True), (4, True), (3, True), (2, False), (1, False)])
 def test_tv38_offensive_box_needs_morale_three(morale, eligible):
     state = make_state([fig("A1", "veteran", (0, 0), morale=morale)], [fig("B1", "trooper", (9, 9))])
-    assert flow.eligible(ctx_for(state, []), state.chars["A1"]) == eligible
+    assert steps.eligible(ctx_for(state, []), state.chars["A1"]) == eligible
 
 
 @pytest.mark.parametrize("die,keeps", [(3, True), (2, False)])
@@ -456,7 +462,7 @@ def test_tv38_morale_three_directive_roll(die, keeps):
     state = make_state([fig("A1", "veteran", (0, 0), morale=3, offensive=True)], [fig("B1", "trooper", (9, 9))])
     state.attacker, state.defender = 0, 1
     ctx = ctx_for(state, [die])
-    run_steps(ctx, {"op": "directives"})
+    run_steps(ctx, Directives())
     assert state.chars["A1"].offensive == keeps and state.chars["A1"].directive_lost == (not keeps)
 
 
@@ -469,8 +475,7 @@ def shooter_state(**target):
 
 
 def attack(a="A1", t="B1", kind="shoot", weapon="assault_rifle", origin=(0, 0)):
-    return {"op": "attack", "a": a, "t": t, "weapon": weapon, "kind": kind,
-            "origin": list(origin) if origin else None, "moving": False, "burst": False}
+    return Attack(a, t, weapon, kind, tuple(origin) if origin else None, False, False)
 
 
 @pytest.mark.parametrize("dice,result,morale", [
@@ -485,7 +490,7 @@ def test_tv25_critical_failure_table(dice, result, morale):
     ctx = ctx_for(state, dice)
     run_steps(ctx, attack())
     if result == "minor_incident":
-        assert state.choice.kind == "incident"
+        assert state.steps.waiting.kind == "incident"
         answer_step(ctx, "jam")
         assert "assault_rifle" in a.jammed
     assert next(e for e in ctx.events if e.kind == "incident").data["result"] == result
@@ -528,13 +533,13 @@ def test_tv31_auction_outbid_then_stop():
     state = auction_state(4, 5)
     state.turn = 1
     ctx = ctx_for(state, [])
-    run_steps(ctx, {"op": "turn_start"})
-    assert state.choice.kind == "bid" and state.choice.side == 1 and state.choice.secret
+    run_steps(ctx, TurnStart())
+    assert state.steps.waiting.kind == "bid" and state.steps.waiting.side == 1 and state.steps.waiting.secret
     for key in ("bid:2", "bid:3", "bid:4", "bid:3"):
         answer_step(ctx, key)
     assert state.attacker == 1 and state.defender == 0
     assert state.auction["counts"] == {"0": 3, "1": 4}
-    assert state.choice.kind == "offensive" and state.choice.side == 0
+    assert state.steps.waiting.kind == "offensive" and state.steps.waiting.side == 0
     private = [e for e in ctx.events if e.kind == "bid"]
     assert all(e.visible_to == e.data["side"] for e in private)
 
@@ -543,10 +548,10 @@ def test_tv32_barred_attacker_announces_freely():
     state = auction_state(4, 5)
     state.barred = 1
     ctx = ctx_for(state, [])
-    run_steps(ctx, {"op": "turn_start"})
-    assert state.choice.side == 0
+    run_steps(ctx, TurnStart())
+    assert state.steps.waiting.side == 0
     answer_step(ctx, "bid:1")
-    assert state.choice.side == 1 and len(state.choice.options) == 6
+    assert state.steps.waiting.side == 1 and len(state.steps.waiting.options) == 6
     answer_step(ctx, "bid:4")
     assert state.attacker == 0 and state.auction["counts"] == {"0": 1, "1": 4}
 
@@ -562,24 +567,23 @@ def test_tv34_engagement_creation_joining_crossfire_and_ignoring():
         c.cib_mod = 1
     # 1. A1 hits B1 -> AFF 1 and a forced reaction
     ctx = ctx_for(state, [5, 1, 6, 6, 6])
-    run_steps(ctx, attack("A1", "B1", origin=(0, 2)))
+    run_steps(ctx, attack("A1", "B1", origin=(0, 2)), Reactions())
     assert state.chars["A1"].aff == state.chars["B1"].aff == 1
-    assert state.reactions == [{"t": "B1", "a": "A1", "forced": True}]
+    assert forced_reaction(state) == ("B1", "A1")
     # 2. B1 reacting against A2 (within 25 cm) needs a difficulty-3 check; on failure only A1 remains
-    state.reactions.clear()
+    state.steps = StepStack()
     b1 = state.chars["B1"]
     state.chars["A2"].tile = (2, 8)
     state.bf.cover[2, 9] = 1                          # B1 could ambush, were it free to choose
-    act = {"op": "activation", "fig": "B1", "mode": "reaction", "stage": "choose", "attacker": "A1",
-           "answer": "shoot:A2"}
+    shot = next(o for o in action_options(ctx, b1, Conduct("reaction")) if o.key == "shoot:A2")
+    act = Activation("B1", "reaction", attacker="A1", stage="choose", answer=shot)
     ctx = ctx_for(state, [4, 5, 3])
     run_steps(ctx, act)
-    assert state.choice.kind == "action" and dice_events(ctx, "reaction_target") == [[4, 5, 3]]
-    targets = {o.target for o in state.choice.options if o.target}
+    assert state.steps.waiting.kind == "action" and dice_events(ctx, "reaction_target") == [[4, 5, 3]]
+    targets = {o.target for o in state.steps.waiting.options if o.target}
     assert targets == {"A1"}
-    assert not any(o.action == "ambush" for o in state.choice.options)     # no offensive action but on A1
-    state.choice = None
-    state.queue.clear()
+    assert not any(o.action == "ambush" for o in state.steps.waiting.options)     # no offensive action but on A1
+    state.steps = StepStack()
     b1.activated_this_turn = True
     # 3. A3 misses B1 and still joins AFF 1
     ctx = ctx_for(state, [2])
@@ -589,24 +593,24 @@ def test_tv34_engagement_creation_joining_crossfire_and_ignoring():
     state.chars["B2"].tile = (5, 2)
     ctx = ctx_for(state, [2])
     run_steps(ctx, attack("A1", "B2", origin=(0, 2)))
-    assert state.chars["B2"].morale == 4 and state.choice.kind == "crossfire" and state.choice.side == 1
+    assert state.chars["B2"].morale == 4 and state.steps.waiting.kind == "crossfire" and state.steps.waiting.side == 1
     answer_step(ctx, "switch")
     assert state.chars["B2"].aff == 1
-    state.reactions.clear()
+    state.steps = StepStack()
     # 5. A4 misses B3, already activated: nothing
     state.chars["B3"].activated_this_turn = True
     ctx = ctx_for(state, [2])
-    run_steps(ctx, attack("A4", "B3", origin=(0, 8)))
-    assert state.chars["A4"].aff is None and state.chars["B3"].aff is None and state.reactions == []
+    run_steps(ctx, attack("A4", "B3", origin=(0, 8)), Reactions())
+    assert state.chars["A4"].aff is None and state.chars["B3"].aff is None and state.steps.waiting is None
     # 6. not activated, and declining: B3 may not attack A4 this turn
     state.chars["B3"].activated_this_turn = False
     ctx = ctx_for(state, [2])
-    run_steps(ctx, attack("A4", "B3", origin=(0, 8)), {"op": "reactions"})
-    assert state.choice.kind == "reaction" and state.choice.side == 1
+    run_steps(ctx, attack("A4", "B3", origin=(0, 8)), Reactions())
+    assert state.steps.waiting.kind == "reaction" and state.steps.waiting.side == 1
     answer_step(ctx, "decline")
     assert "A4" in state.chars["B3"].ignores
     state.chars["B3"].offensive = True
-    opts = action_options(ctx, state.chars["B3"], {"mode": "regular"})
+    opts = action_options(ctx, state.chars["B3"], Conduct())
     assert not any(o.target == "A4" for o in opts)
 
 
@@ -618,7 +622,7 @@ def test_tv35_commitment_check_bars_the_attacker():
     b["B1"].did_offensive_action_this_turn = True
     b["B2"].did_offensive_action_this_turn = True     # declared an ambush
     b["B4"].commitment_excused_this_turn = True       # KO'd before activating
-    run_steps(ctx_for(state, []), {"op": "assessment"})
+    run_steps(ctx_for(state, []), Assessment())
     assert [b[c].morale for c in ("B1", "B2", "B3", "B4")] == [5, 5, 4, 5]
     assert state.barred == 1
 
@@ -628,9 +632,9 @@ def test_tv19_lost_directive_is_a_breach_for_the_attacker():
                         fig("A2", "trooper", (0, 2), morale=5, offensive=True)], [fig("B1", "trooper", (39, 0))])
     state.attacker, state.defender = 0, 1
     ctx = ctx_for(state, [2])
-    run_steps(ctx, {"op": "directives"})
+    run_steps(ctx, Directives())
     state.chars["A2"].did_offensive_action_this_turn = True
-    run_steps(ctx, {"op": "assessment"})
+    run_steps(ctx, Assessment())
     assert state.chars["A1"].morale == 2 and state.barred == 0
 
 
@@ -644,12 +648,12 @@ def test_tv07_and_tv36_catch_breath_and_natural_recovery():
             left -= ch.wounds[zone]
         ch.catch_breath_declared = True
         ch.fatigue_gained_this_turn = True
-        run_steps(ctx_for(state, []), {"op": "assessment"})
+        run_steps(ctx_for(state, []), Assessment())
         assert ch.fatigue == 6 - removed
     state = make_state([fig("A1", "veteran", (0, 0), fatigue=5, wounds={"legs": 2})], [fig("B1", "trooper", (39, 0))])
     ch = state.chars["A1"]
     ch.catch_breath_declared = True
-    run_steps(ctx_for(state, []), {"op": "assessment"})
+    run_steps(ctx_for(state, []), Assessment())
     assert ch.fatigue == 0
 
 
@@ -662,7 +666,7 @@ def test_tv37_grenade_explosion_bands_and_rolls():
     state = make_state(side0, side1)
     t = state.chars["T"]
     t.ready_weapon = "grenade"
-    opts = action_options(ctx_for(state, []), t, {"mode": "regular"})
+    opts = action_options(ctx_for(state, []), t, Conduct())
     throw = next(o for o in opts if o.key == "throw:E1")
     odds = RULES.odds(state, throw)
     assert odds.outcomes["hit:E1"] == Fraction(35, 36) and odds.outcomes["hit:E3"] == Fraction(125, 216)
@@ -673,7 +677,7 @@ def test_tv37_grenade_explosion_bands_and_rolls():
     ctx = ctx_for(state, [1, 1] * 3 + [1, 2, 2] * 3)
     run_steps(ctx, attack("T", "E1", kind="throw", weapon="grenade", origin=(0, 0)))
     rolled = [e.data["target"] for e in ctx.events if e.kind == "dice"]
-    assert all(e.data["figure"] == "T" for e in ctx.events if e.kind == "dice")
+    assert all(e.data["who"] == "T" for e in ctx.events if e.kind == "dice")
     assert sorted(rolled) == ["E1", "E2", "E3", "E4", "O", "T"]
     assert all(e.data["needed"] == 2 for e in ctx.events if e.kind == "dice")
     assert t.uses_left["grenade"] == 0 and "grenade" not in t.weapons
@@ -682,7 +686,7 @@ def test_tv37_grenade_explosion_bands_and_rolls():
 
 def test_odds_for_a_shot_are_exact_and_sum_to_one():
     state, a = shooter_state()
-    opts = action_options(ctx_for(state, []), a, {"mode": "regular"})
+    opts = action_options(ctx_for(state, []), a, Conduct())
     shot = next(o for o in opts if o.key == "shoot:B1")
     odds = RULES.odds(state, shot)
     assert sum(odds.outcomes.values()) == 1
@@ -700,7 +704,7 @@ def test_strike_prone_target_is_base_zero():
 
 def test_odds_of_a_burst_swap_severity_and_location_for_the_higher_severity():
     state, a = shooter_state()
-    opts = action_options(ctx_for(state, []), a, {"mode": "regular"})
+    opts = action_options(ctx_for(state, []), a, Conduct())
     burst = next(o for o in opts if o.key == "burst:B1")
     rows = RULES.odds(state, burst).details["severity_given_hit"]
     assert rows == {f"severity:{k}": Fraction(2 * k - 1, 36) for k in range(1, 7)}     # the higher of two dice
@@ -709,7 +713,7 @@ def test_odds_of_a_burst_swap_severity_and_location_for_the_higher_severity():
 def test_odds_of_a_two_handed_strike_use_the_cancelling_table():
     state = make_state([fig("A1", "brawler", (0, 0), offensive=True)], [fig("B1", "veteran", (1, 0))])
     state.chars["B1"].cib_mod = 4
-    opts = action_options(ctx_for(state, []), state.chars["A1"], {"mode": "regular"})
+    opts = action_options(ctx_for(state, []), state.chars["A1"], Conduct())
     axe = next(o for o in opts if o.key == "strike:B1:two_handed_axe")
     assert RULES.odds(state, axe).details["success"] == Fraction(4, 9)      # rank 3, difficulty 4, 2 hands
 
@@ -721,7 +725,7 @@ def test_rally_rolls_at_assessment_difficulty_two_then_a_d6(dice, morale):
     ch.rally_declared = True
     ch.fatigue_gained_this_turn = True
     ctx = ctx_for(state, dice)
-    run_steps(ctx, {"op": "assessment"})
+    run_steps(ctx, Assessment())
     assert ch.morale == morale and ctx.dice.left == []
 
 
@@ -729,9 +733,9 @@ def test_take_cover_needs_cover_on_or_next_to_the_tile_and_huddling_adds_a_level
     state = make_state([fig("A1", "trooper", (0, 0), offensive=True)], [fig("B1", "trooper", (10, 0))])
     b1 = state.chars["B1"]
     b1.offensive = True
-    assert not any(o.action == "cover" for o in action_options(ctx_for(state, []), b1, {"mode": "regular"}))
+    assert not any(o.action == "cover" for o in action_options(ctx_for(state, []), b1, Conduct()))
     state.bf.cover[1, 10] = 1
-    opts = action_options(ctx_for(state, []), b1, {"mode": "regular"})
+    opts = action_options(ctx_for(state, []), b1, Conduct())
     assert any(o.action == "cover" for o in opts) and any(o.action == "ambush" for o in opts)
     state.bf.cover[0, 10] = 1
     a1 = state.chars["A1"]
@@ -752,11 +756,11 @@ def test_tv37_only_the_primary_target_of_a_blast_is_bound_and_must_react():
     blast_rolls = [6, 5] + [1, 1] * 2 + [1, 2, 2] * 3          # E1 hit; E2, O, E3, E4, T missed
     hit_on_e1 = [1, 1, 1, 1, 6, 6]                               # severity 3C6, location, secondary 2C6
     ctx = ctx_for(state, blast_rolls + hit_on_e1)
-    run_steps(ctx, attack("T", "E1", kind="throw", weapon="grenade", origin=(0, 0)))
+    run_steps(ctx, attack("T", "E1", kind="throw", weapon="grenade", origin=(0, 0)), Reactions())
     assert ctx.dice.left == []
     assert state.chars["T"].aff == state.chars["E1"].aff == 1
     assert all(state.chars[c].aff is None for c in ("E2", "E3", "E4", "O"))
-    assert state.reactions == [{"t": "E1", "a": "T", "forced": True}]
+    assert forced_reaction(state) == ("E1", "T")
 
 
 def test_scenario_weapon_with_ammunition_empties_and_reloads(tmp_path):
@@ -767,16 +771,15 @@ def test_scenario_weapon_with_ammunition_empties_and_reloads(tmp_path):
     rules = Kolaps(path)
     state = rules.new_state(Battlefield.open_ground(30, 10),
                             armies([fig("A1", "veteran", (0, 0), offensive=True)], [fig("B1", "trooper", (8, 0))]), 5)
-    state.queue.clear()
-    state.choice = None
+    state.steps = StepStack()
     a = state.chars["A1"]
     ctx = Ctx(state, ScriptedDice([2, 2]), rules.data)
-    assert any(o.key == "shoot:B1" for o in action_options(ctx, a, {"mode": "regular"}))
+    assert any(o.key == "shoot:B1" for o in action_options(ctx, a, Conduct()))
     run_steps(ctx, attack("A1", "B1", weapon="rifle"))
-    opts = {o.key for o in action_options(ctx, a, {"mode": "regular"})}
+    opts = {o.key for o in action_options(ctx, a, Conduct())}
     assert "shoot:B1" not in opts and "reload" in opts
-    run_steps(ctx, {"op": "simple_action", "fig": "A1", "action": "reload", "value": "rifle", "key": "reload"})
-    assert any(o.key == "shoot:B1" for o in action_options(ctx, a, {"mode": "regular"}))
+    run_steps(ctx, SimpleAction("A1", "reload", "rifle", "reload"))
+    assert any(o.key == "shoot:B1" for o in action_options(ctx, a, Conduct()))
 
 
 def test_bad_armies_are_refused_with_a_clear_message():
@@ -789,7 +792,7 @@ def test_bad_armies_are_refused_with_a_clear_message():
 def test_odds_split_a_critical_failure_into_the_incident_table_or_friendly_fire():
     state, a = shooter_state()
     state.chars["B1"].cib_mod = 3
-    shot = next(o for o in action_options(ctx_for(state, []), a, {"mode": "regular"}) if o.key == "shoot:B1")
+    shot = next(o for o in action_options(ctx_for(state, []), a, Conduct()) if o.key == "shoot:B1")
     odds = RULES.odds(state, shot)
     split = odds.details["critical_failure_results"]
     assert sum(split.values()) == odds.outcomes["critical_failure"] == Fraction(91, 216)
@@ -808,9 +811,9 @@ def test_lost_directive_bars_the_attacker_even_when_the_character_is_removed():
     state = make_state([fig("A1", "recruit", (0, 0), morale=3, offensive=True)], [fig("B1", "trooper", (39, 0))])
     state.attacker, state.defender = 0, 1
     ctx = ctx_for(state, [2])
-    run_steps(ctx, {"op": "directives"})
+    run_steps(ctx, Directives())
     state.chars["A1"].in_play = False
-    run_steps(ctx, {"op": "assessment"})
+    run_steps(ctx, Assessment())
     assert state.barred == 0 and state.chars["A1"].morale == 3
 
 
@@ -818,8 +821,8 @@ def test_defender_lost_directive_is_never_a_breach():
     state = make_state([fig("A1", "recruit", (0, 0), morale=3, offensive=True)], [fig("B1", "trooper", (39, 0))])
     state.attacker, state.defender = 1, 0
     ctx = ctx_for(state, [2])
-    run_steps(ctx, {"op": "directives"})
-    run_steps(ctx, {"op": "assessment"})
+    run_steps(ctx, Directives())
+    run_steps(ctx, Assessment())
     assert state.barred is None and state.chars["A1"].morale == 3
 
 
@@ -845,10 +848,10 @@ def test_withdrawing_character_already_huddled_may_still_take_cover_to_shelter()
     ch = state.chars["A1"]
     ch.huddled = True
     ch.morale_state = "withdrawing"
-    assert any(o.action == "cover" for o in action_options(ctx_for(state, []), ch, {"mode": "regular"}))
+    assert any(o.action == "cover" for o in action_options(ctx_for(state, []), ch, Conduct()))
     ch.morale_state = "normal"
     ch.morale = 5
-    assert not any(o.action == "cover" for o in action_options(ctx_for(state, []), ch, {"mode": "regular"}))
+    assert not any(o.action == "cover" for o in action_options(ctx_for(state, []), ch, Conduct()))
 
 
 def test_odds_never_reveal_an_enemy_armed_ambush():
@@ -856,7 +859,7 @@ def test_odds_never_reveal_an_enemy_armed_ambush():
     state = make_state([fig("A1", "trooper", (0, 0), offensive=True)],
                        [fig("B1", "trooper", (10, 0), offensive=True)])
     state.bf.cover[0, 10] = 1
-    shot = next(o for o in action_options(ctx_for(state, []), state.chars["A1"], {"mode": "regular"})
+    shot = next(o for o in action_options(ctx_for(state, []), state.chars["A1"], Conduct())
                 if o.key == "shoot:B1")
     before = RULES.odds(state, shot)
     state.chars["B1"].ambush_armed = True
@@ -880,9 +883,9 @@ def test_tv26_friendly_fire_severity_is_the_band_to_the_ally_and_a_side_ally_is_
     ctx = ctx_for(state, [1, 5, 2, 3, 2])
     run_steps(ctx, attack(weapon="rifle"))
     severity = next(e for e in ctx.events if e.kind == "dice" and e.data["purpose"] == "severity")
-    assert severity.data["values"] == [2] and severity.data["roll"] == "1D6"     # rifle at 7.5 cm: effective
+    assert severity.data["faces"] == [2] and severity.data["roll"] == "1D6"     # rifle at 7.5 cm: effective
     action = next(e for e in ctx.events if e.kind == "dice" and e.data["purpose"] == "action")
-    assert action.data["figure"] == "A1" and action.data["target"] == "B1"
+    assert action.data["who"] == "A1" and action.data["target"] == "B1"
     assert ctx.dice.left == []
 
 
@@ -898,10 +901,10 @@ def test_tv37_blast_severity_dice_by_band(victim, roll):
     hit = [2, 3, 5, 3] if roll == "3C6" else [2, 3, 3]       # severity dice, then location (legs)
     ctx = ctx_for(state, [d for f in order for d in dice[f]] + hit + [6] * 12)
     run_steps(ctx, attack("T", "E1", kind="throw", weapon="grenade", origin=(0, 0)))
-    if state.choice is not None and state.choice.kind == "keep_die":
-        answer_step(ctx, state.choice.options[0].key)
+    if state.steps.waiting is not None and state.steps.waiting.kind == "keep_die":
+        answer_step(ctx, state.steps.waiting.options[0].key)
     sev = next(e for e in ctx.events if e.kind == "dice" and e.data["purpose"] == "severity")
-    assert sev.data["roll"] == roll and sev.data["figure"] == "T"
+    assert sev.data["roll"] == roll and sev.data["who"] == "T"
     kept = next(e for e in ctx.events if e.kind == "kept_die")
     assert kept.data["kept"] == (5 if roll == "3C6" else 2)
 
@@ -910,13 +913,13 @@ def test_tv20_withdrawal_shelters_only_more_than_25_cm_from_every_enemy():
     """§5.21 / A33: "more than 25 cm" is d > 25 cm; at exactly 25 cm the character keeps withdrawing."""
     state, ch = morale_state(morale=2)
     ctx = ctx_for(state, [5, 4])
-    flow.begin_activation(ctx, ch, {"mode": "regular"})
+    begin_activation(ctx, ch, Activation(ch.id, "regular"))
     state.chars["B1"].tile = (10, 0)                      # 10 pas = 25 cm from (0, 0)
     state.bf.cover[1, 0] = 2
-    run_steps(ctx, {"op": "simple_action", "fig": "A1", "action": "cover", "value": None, "key": "cover"})
+    run_steps(ctx, SimpleAction("A1", "cover", None, "cover"))
     assert ch.morale_state == "withdrawing" and ch.aff == 3 and ch.huddled
     state.chars["B1"].tile = (11, 0)
-    run_steps(ctx, {"op": "simple_action", "fig": "A1", "action": "cover", "value": None, "key": "cover"})
+    run_steps(ctx, SimpleAction("A1", "cover", None, "cover"))
     assert ch.morale_state == "sheltered" and ch.aff is None
 
 
@@ -924,8 +927,8 @@ def test_a13_attacker_character_at_morale_two_when_activating_is_excused():
     state = make_state([fig("A1", "trooper", (0, 0), morale=2, offensive=True)], [fig("B1", "trooper", (39, 0))])
     state.attacker, state.defender = 0, 1
     ctx = ctx_for(state, [])
-    flow.begin_activation(ctx, state.chars["A1"], {"mode": "regular"})
-    run_steps(ctx, {"op": "assessment"})
+    begin_activation(ctx, state.chars["A1"], Activation(state.chars["A1"].id, "regular"))
+    run_steps(ctx, Assessment())
     assert state.barred is None and state.chars["A1"].morale == 2
 
 
@@ -933,8 +936,122 @@ def test_odds_of_a_reaction_against_another_target_show_the_difficulty_3_permiss
     """§5.20: the permission roll comes before the attack; its exact chance is shown with the attack's odds."""
     state = make_state([fig("A1", "trooper", (0, 2), morale=5), fig("A2", "trooper", (2, 8), morale=5)],
                        [fig("B1", "trooper", (8, 2), morale=5, offensive=True)])
-    run_steps(ctx_for(state, []), {"op": "activation", "fig": "B1", "mode": "reaction", "stage": "start",
-                                   "attacker": "A1"})
-    options = {o.key: o for o in state.choice.options}
+    run_steps(ctx_for(state, []), Activation("B1", "reaction", attacker="A1"))
+    options = {o.key: o for o in state.steps.waiting.options}
     assert RULES.odds(state, options["shoot:A2"]).details["target_check"] == Fraction(1, 8)     # 3D6 at 4+
     assert "target_check" not in RULES.odds(state, options["shoot:A1"]).details
+
+
+# --- the left-hand item (seed: "l'objet qu'il tenait en main gauche") --------------------------------
+
+def one_handed(**extra):
+    """A1 (avatar) with its pistol ready and its knife in the left hand; B1 in base contact."""
+    state = make_state([fig("A1", "avatar", (0, 0), morale=6, offensive=True, **extra)],
+                       [fig("B1", "trooper", (1, 0), morale=5)])
+    a1 = state.chars["A1"]
+    a1.ready_weapon, a1.left_hand = "pistol", "knife"
+    return state, a1
+
+
+def test_left_arm_secondary_effect_drops_the_left_hand_item_onto_the_tile():
+    """§5.26: the object held in the left hand is lost and must be picked up; both hands are barred next."""
+    state, a1 = one_handed()
+    ctx = ctx_for(state, [])
+    ctx.secondary_effect(a1, "left_arm", 3)
+    assert a1.left_hand is None and "knife" not in a1.weapons and a1.ready_weapon == "pistol"
+    assert state.ground == [[(0, 0), "knife"]] and a1.no_two_handed_next_activation
+    dropped = next(e for e in ctx.events if e.kind == "dropped")
+    assert dropped.data["hand"] == "left_hand" and dropped.data["weapon"] == "knife"
+    keys = {o.key for o in action_options(ctx, a1, Conduct())}
+    assert {"pickup:0:knife", "pickup_left:0:knife"} <= keys
+    run_steps(ctx, SimpleAction("A1", "pickup_left", "knife", "pickup_left:0:knife"))
+    assert a1.left_hand == "knife" and a1.ready_weapon == "pistol" and state.ground == []
+
+
+def test_left_arm_effect_leaves_a_two_handed_weapon_in_hand():
+    """A50: a two-handed weapon counts as held in the right hand."""
+    state = make_state([fig("A1", "trooper", (0, 0))], [fig("B1", "trooper", (9, 9))])
+    a1 = state.chars["A1"]
+    ctx_for(state, []).secondary_effect(a1, "left_arm", 3)
+    assert a1.ready_weapon == "assault_rifle" and "assault_rifle" in a1.weapons and state.ground == []
+
+
+def test_the_left_hand_item_strikes_and_a_left_hand_grenade_is_thrown_from_it():
+    state, a1 = one_handed()
+    keys = {o.key for o in action_options(ctx_for(state, []), a1, Conduct())}
+    assert {"strike:B1:pistol", "strike:B1:knife", "strike:B1:unarmed"} <= keys
+    a1.left_hand = "grenade"
+    a1.weapons.append("grenade")
+    a1.uses_left["grenade"] = 1
+    state.chars["B1"].tile = (4, 0)
+    throw = next(o for o in action_options(ctx_for(state, []), a1, Conduct()) if o.key == "throw:B1:grenade")
+    assert throw.value == "grenade"
+    ctx = ctx_for(state, [1, 1] + [1, 2, 2, 2])         # B1 (2C6) and A1 (CIB 3, extreme: 4D6) both missed
+    run_steps(ctx, Activation("A1", "regular", stage="choose", answer=throw))
+    assert a1.left_hand is None and a1.ready_weapon == "pistol" and "grenade" not in a1.weapons
+
+
+def test_a_crippled_arm_or_a_two_handed_weapon_leaves_no_left_hand_use():
+    """§5.27: a crippled arm forbids "a weapon and an object"; a two-handed ready weapon takes both hands."""
+    state, a1 = one_handed()
+    a1.critical.append("right_arm")
+    keys = {o.key for o in action_options(ctx_for(state, []), a1, Conduct())}
+    assert "strike:B1:knife" not in keys and not any(k.startswith("left:") for k in keys)
+    state, a1 = one_handed()
+    ctx = ctx_for(state, [])
+    run_steps(ctx, SimpleAction("A1", "change_weapon", "assault_rifle", "change:assault_rifle"))
+    assert a1.ready_weapon == "assault_rifle" and a1.left_hand is None and "knife" in a1.weapons
+    assert any(e.kind == "stowed_left" for e in ctx.events)
+    run_steps(ctx, SimpleAction("A1", "change_weapon", "pistol", "change:pistol"))
+    assert any(o.key == "left:knife" for o in action_options(ctx, a1, Conduct()))
+    run_steps(ctx, SimpleAction("A1", "take_left", "knife", "left:knife"))
+    assert a1.left_hand == "knife"
+    view = next(f for f in RULES.figures(state, 1) if f.id == "A1")
+    assert any(m.key == "left_hand" and m.get("weapon") == "knife" for m in view.markers)
+
+
+def test_an_army_may_start_a_figure_with_a_left_hand_item_only_beside_a_one_handed_weapon():
+    with pytest.raises(RulesError, match="takes both hands"):
+        make_state([fig("A1", "avatar", (0, 0), left_hand="knife")], [fig("B1", "trooper", (5, 5))])
+    with pytest.raises(RulesError, match="one-handed item the figure carries"):
+        make_state([fig("A1", "avatar", (0, 0), left_hand="shotgun")], [fig("B1", "trooper", (5, 5))])
+
+
+# --- steadying a withdrawing friend (seed: "un personnage peut tenter de faire remonter le moral") -------
+
+def withdrawal(helper_tile=(0, 4), **helper):
+    """A2 (trooper, morale 2, AFF 3) is withdrawing; A1 (veteran, 3+) stands nearby; B1 is the enemy."""
+    state = make_state([fig("A1", "veteran", helper_tile, **{"morale": 5, **helper}),
+                        fig("A2", "trooper", (0, 0), morale=2, aff=3)],
+                       [fig("B1", "trooper", (12, 0), morale=5, aff=3)])
+    state.chars["A2"].morale_state = "withdrawing"
+    return state, state.chars["A1"], state.chars["A2"]
+
+
+@pytest.mark.parametrize("dice,morale,state_after", [([4, 3, 6], 4, "normal"), ([4, 3, 2], 3, "normal"),
+                                                     ([2, 5], 2, "withdrawing")])
+def test_a_friend_may_raise_a_withdrawing_characters_morale_and_end_its_flight(dice, morale, state_after):
+    state, a1, a2 = withdrawal()
+    ctx = ctx_for(state, dice)
+    option = next(o for o in action_options(ctx, a1, Conduct()) if o.action == "encourage")
+    assert option.target == "A2" and option.tile == a2.tile
+    run_steps(ctx, Activation("A1", "regular", stage="choose", answer=option))
+    assert a2.morale == morale and a2.morale_state == state_after and a2.aff == 3 and ctx.dice.left == []
+    assert dice_events(ctx, "encourage") == [dice[:2]]
+
+
+def test_steadying_needs_a_standing_helper_with_orders_in_it_within_25_cm_of_a_withdrawing_friend():
+    for helper_tile, extra in (((0, 11), {}), ((0, 4), {"prone": True}), ((0, 4), {"morale": 2})):
+        state, a1, _ = withdrawal(helper_tile, **extra)
+        assert not any(o.action == "encourage" for o in action_options(ctx_for(state, []), a1, Conduct()))
+    state, a1, a2 = withdrawal()
+    a2.morale_state = "pinned"
+    assert not any(o.action == "encourage" for o in action_options(ctx_for(state, []), a1, Conduct()))
+
+
+def test_odds_of_steadying_are_the_helpers_difficulty_two_roll_then_the_d6():
+    state, a1, _ = withdrawal()
+    option = next(o for o in action_options(ctx_for(state, []), a1, Conduct()) if o.action == "encourage")
+    odds = RULES.odds(state, option)
+    assert odds.outcomes == {"morale_gain:2": Fraction(4, 54), "morale_gain:1": Fraction(20, 54),
+                             "failure": Fraction(5, 9)}

@@ -1,46 +1,51 @@
 """KOLAPS turn flow through the decision protocol: interrupts, reactions, hidden information, whole matches."""
 from __future__ import annotations
 
-from game.ai.kolaps import KolapsAI
+from game.rules.kolaps.ai import KolapsAI
 from game.ai.random_player import RandomPlayer
 from game.engine.battlefield import Battlefield
+from game.engine.decision import Option
 from game.engine.dice import ScriptedDice
 from game.engine.match import Match
+
+from game.rules.kolaps.options import AMBUSH_ACTIONS
+from game.rules.kolaps.steps import Activation, FirstPlayer, MoveStep
 
 from tests.rules.kolaps_helpers import RULES, answer_step, armies, ctx_for, fig, make_state, run_steps
 
 
 def activation(cid, mode="regular", **extra):
-    return {"op": "activation", "fig": cid, "mode": mode, "stage": "start", **extra}
+    return Activation(cid, mode, **extra)
 
 
-def test_ambush_is_offered_secretly_to_the_ambusher_when_the_enemy_declares():
+def test_a_declared_ambush_is_secret_and_its_standing_order_fires_by_itself_during_the_enemy_walk():
+    """§5.15 standing orders: the order is stipulated at declaration, in secret, and fires with no decision
+    (so no hand-over) in the middle of the enemy's activation."""
     state = make_state([fig("A1", "veteran", (5, 5), morale=5, offensive=True)],
                        [fig("B1", "trooper", (15, 5), morale=5)])
     state.bf.cover[6, 5] = 2
+    state.attacker, state.defender = 0, 1
     ctx = ctx_for(state, [])
     run_steps(ctx, activation("A1"))
+    assert state.steps.waiting.secret
     answer_step(ctx, "ambush")
     a1 = state.chars["A1"]
-    assert a1.ambush_armed and a1.did_offensive_action_this_turn
+    assert a1.ambush_armed and a1.ambush_order.trigger == "first" and a1.ambush_declared_turn == 1
     declared = [e for e in ctx.events if e.kind == "ambush_declared"]
     assert declared and all(e.visible_to == 0 for e in declared)
-    assert all(e.visible_to == 0 for e in ctx.events if e.kind == "action" and e.data["action"] == "ambush")
+    assert not any(e.kind == "action" and e.data["action"] in AMBUSH_ACTIONS for e in ctx.events)
     assert not next(f for f in RULES.figures(state, 1) if f.id == "A1").marked("ambush")
     assert next(f for f in RULES.figures(state, 0) if f.id == "A1").marked("ambush")
-    # B1 activates and walks: window W1 goes to side 0, as a secret decision
+    # B1 activates and walks: at W1 the order finds a shot and fires; nobody is asked
     ctx = ctx_for(state, [2, 2])              # the ambush shot (2D6 at 3+) misses without a 1
     run_steps(ctx, activation("B1"))
-    assert state.choice.kind == "action" and state.choice.side == 1
+    assert state.steps.waiting.kind == "action" and state.steps.waiting.side == 1
     answer_step(ctx, "walk:16,5")
-    assert state.choice.kind == "ambush" and state.choice.side == 0 and state.choice.secret
-    assert state.choice.info["window"] == "W1"
-    keys = [o.key for o in state.choice.options]
-    assert "amb:A1:shoot:B1" in keys and keys[-1] == "pass"
-    answer_step(ctx, "amb:A1:shoot:B1")
+    fired = [e for e in ctx.events if e.kind == "ambush_fired"]
+    assert len(fired) == 1 and fired[0].visible_to is None and fired[0].data["window"] == "W1"
     assert not a1.ambush_armed and a1.fatigue == 1
-    assert any(e.kind == "dice" and e.data["figure"] == "A1" and e.data["purpose"] == "action" for e in ctx.events)
-    assert state.chars["B1"].tile == (16, 5) and state.choice is None   # the walk resumed and ended
+    assert any(e.kind == "dice" and e.data["who"] == "A1" and e.data["purpose"] == "action" for e in ctx.events)
+    assert state.chars["B1"].tile == (16, 5) and state.steps.waiting is None   # the walk resumed and ended
 
 
 def test_knife_carrier_in_contact_strikes_first_during_the_enemy_activation():
@@ -49,15 +54,15 @@ def test_knife_carrier_in_contact_strikes_first_during_the_enemy_activation():
     state.chars["A1"].knife_foes = ["B1"]
     ctx = ctx_for(state, [2, 2])               # knife strike 2D6 at 4+: fails (no 1)
     run_steps(ctx, activation("B1"))
-    assert state.choice.kind == "knife" and state.choice.side == 0
+    assert state.steps.waiting.kind == "knife" and state.steps.waiting.side == 0
     answer_step(ctx, "knife:A1")
     a1 = state.chars["A1"]
     assert a1.activated_this_turn and a1.did_offensive_action_this_turn
     attack = next(e for e in ctx.events if e.kind == "attack")
     assert attack.data["weapon"] == "knife" and attack.data["figure"] == "A1"
     # the interrupted enemy resumes its own activation, and owes no reaction
-    assert state.choice.kind == "action" and state.choice.figure == "B1"
-    assert state.reactions == []
+    assert state.steps.waiting.kind == "action" and state.steps.waiting.figure == "B1"
+    assert not any(o for s in state.steps.upcoming() if hasattr(s, "owed") for o in s.owed)
 
 
 def test_forced_reaction_then_alternation_passes_to_the_opponent_of_the_last_actor():
@@ -108,7 +113,7 @@ def test_head_ko_before_activating_skips_this_turn_and_the_next():
     v.activated_this_turn = False
     state.attacker, state.defender = 0, 1
     ctx = ctx_for(state, [])
-    run_steps(ctx, {"op": "first_player", "answer": "start:me"})
+    run_steps(ctx, FirstPlayer(answer=Option("start:me", "start", value=0)))
     assert v.activated_this_turn and v.ko_activations_left == 0
 
 
@@ -165,11 +170,10 @@ def test_a_stopped_move_never_ends_on_a_friend_and_a_knocked_down_walker_stops()
                        [fig("B1", "trooper", (10, 5)), fig("B2", "trooper", (11, 5))])
     b1 = state.chars["B1"]
     ctx = ctx_for(state, [])
-    run_steps(ctx, {"op": "move_step", "fig": "B1", "tile": [11, 5], "crawl": False},
-              {"op": "move_step", "fig": "B1", "tile": [12, 5], "crawl": False})
+    run_steps(ctx, MoveStep("B1", (11, 5), False), MoveStep("B1", (12, 5), False))
     assert b1.tile == (10, 5) and any(e.kind == "move_stopped" for e in ctx.events)
     state.chars["A1"].tile = (30, 5)
-    steps = [{"op": "move_step", "fig": "B1", "tile": [x, 6], "crawl": False} for x in (11, 12, 13)]
+    steps = [MoveStep("B1", (x, 6), False) for x in (11, 12, 13)]
     ctx = ctx_for(state, [])
     run_steps(ctx, steps[0])
     b1.prone = True                                   # an ambush shot knocked it down mid-walk
@@ -181,12 +185,13 @@ def test_an_activation_that_may_declare_an_ambush_is_chosen_in_secret():
     state = make_state([fig("A1", "veteran", (5, 5), morale=5, offensive=True)],
                        [fig("B1", "trooper", (15, 5), morale=5)])
     run_steps(ctx_for(state, []), activation("A1"))
-    assert state.choice.kind == "action" and not state.choice.secret
+    assert state.steps.waiting.kind == "action" and not state.steps.waiting.secret
     state = make_state([fig("A1", "veteran", (5, 5), morale=5, offensive=True)],
                        [fig("B1", "trooper", (15, 5), morale=5)])
     state.bf.cover[6, 5] = 1
     run_steps(ctx_for(state, []), activation("A1"))
-    assert state.choice.secret and any(o.action == "ambush" for o in state.choice.options)
+    assert state.steps.waiting.secret and any(o.action == "ambush" for o in state.steps.waiting.options)
+    assert {o.action for o in state.steps.waiting.options} >= set(AMBUSH_ACTIONS)
 
 
 def test_a_mutineer_is_played_by_the_opponent_against_its_own_avatar():
@@ -194,10 +199,21 @@ def test_a_mutineer_is_played_by_the_opponent_against_its_own_avatar():
                        [fig("B1", "trooper", (30, 15), morale=5)])
     ctx = ctx_for(state, [3])                                  # morale-1 test fails: mutiny
     run_steps(ctx, activation("A1"))
-    d = state.choice
+    d = state.steps.waiting
     assert d.kind == "action" and d.side == 1 and d.figure == "A1"
     assert {o.target for o in d.options if o.target} == {"A0"}
     assert all(o.action in ("end", "walk", "run", "shoot", "burst", "moveshoot", "strike", "movestrike")
                for o in d.options)
     views = {f.id: f for f in RULES.figures(state, None)}
     assert views["A1"].side == 1 and views["A1"].marked("mutinous")
+
+
+def test_every_die_rolled_appears_in_a_dice_event_and_moves_go_one_tile_at_a_time():
+    for seed in (3, 6):
+        m, _ = play(seed, [RandomPlayer(seed), KolapsAI(seed + 1)], max_turns=4)
+        dice = [e for e in m.log if e.kind == "dice"]
+        assert sum(len(e.data["faces"]) for e in dice) == m.dice.count > 0
+        assert all(e.data["purpose"] and e.data["sides"] == 6 for e in dice)
+        moves = [e for e in m.log if e.kind == "moved"]
+        assert moves and all(len(e.data["path"]) == 1 and e.data["to"] == e.data["path"][0] for e in moves)
+        assert m.log[-1].kind == "game_over"

@@ -46,6 +46,15 @@ def click(app, pos, button: int = 1) -> None:
     app.step()
 
 
+def ready(app) -> None:
+    """The next player takes the screen when the window hands it over (hot-seat), as a person would."""
+    steps(app, 1)
+    scene = app.scene
+    if getattr(scene, "handover_to", None) is not None:
+        click(app, button_at(app, "I am ready"))
+        steps(app, 1)
+
+
 def press(app, key: int, mod: int = 0) -> None:
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode="", scancode=0))
     pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, mod=mod, unicode="", scancode=0))
@@ -97,7 +106,9 @@ def write_map(path: Path, w: int = 12, h: int = 8) -> Path:
 
 
 def play_human(app, scene, match) -> None:
-    """One human answer through the window: activate by clicking, act by keys, choose from lists."""
+    """One human answer through the window: take the screen if it is handed over, activate by clicking,
+    act by keys, choose from lists."""
+    ready(app)
     d = match.pending
     if d.kind == "activate":
         fig = next(f for f in match.rules.figures(match.state, d.side) if f.id == d.options[0].figure)

@@ -12,7 +12,7 @@ from game.ui.battle import BattleScene
 from game.ui.combatlog import describe
 from game.ui.settings import autosave_path
 
-from .driver import button_at, click, eisdrachen_match, move_to, press, shot, steps, tile_pos
+from .driver import ready, button_at, click, eisdrachen_match, move_to, press, shot, steps, tile_pos
 from tests.fake_rules import FakeRules
 
 
@@ -88,6 +88,7 @@ def test_undo_takes_back_a_move_but_not_a_roll(app):
     match = eisdrachen_match(seed=2, width=14, height=10)
     scene = start(app, match)
     click(app, button_at(app, "Roll"))
+    ready(app)
     d = match.pending
     fig = next(f for f in match.rules.figures(match.state, d.side) if f.id == d.options[0].figure)
     click(app, tile_pos(scene, fig.tile))
@@ -166,8 +167,10 @@ def test_unknown_decision_kind_gets_a_generic_chooser(app):
 
 @pytest.mark.parametrize("lang,word", [("fr", "Tour"), ("en", "Turn")])
 def test_turn_indicator_speaks_the_chosen_language(app, lang, word):
-    from game.ui.i18n import set_language, tr
+    from game.rules import get as get_rules
+    from game.ui.i18n import set_language, tr, use_rules
     set_language(lang)
+    use_rules(get_rules("eisdrachen"))
     assert tr("hud.turn", n=1, max=12).startswith(word)
     assert tr("action.melee") == ("Corps à corps" if lang == "fr" else "Melee")
     set_language("en")
@@ -220,11 +223,13 @@ def test_a_hidden_figure_never_shows_on_the_enemy_screen_nor_in_its_log(app):
     bf.hiding[hider.tile[1], hider.tile[0]] = True
     scene = start(app, match)
     click(app, button_at(app, "Roll"))
+    ready(app)
     if match.pending.side != 0:                     # let side 1 activate one figure first
         d = match.pending
         fig = next(f for f in rules.figures(match.state, 1) if f.id == d.options[0].figure)
         click(app, tile_pos(scene, fig.tile))
         press(app, pygame.K_e)
+        ready(app)
     sneaky = next(f for f in rules.figures(match.state, 0) if f.id == hider.id)
     click(app, tile_pos(scene, sneaky.tile))
     assert match.pending.figure == sneaky.id
@@ -277,6 +282,7 @@ def test_trap_tokens_laid_in_secret_show_only_as_unknown_to_the_enemy(app):
     match = eisdrachen_match(seed=8, width=16, height=10)
     scene = start(app, match)
     click(app, button_at(app, "Roll"))
+    ready(app)
     d = match.pending
     layer = d.side
     fig = next(f for f in match.rules.figures(match.state, layer) if f.id == d.options[0].figure)

@@ -13,13 +13,14 @@ from game.engine.save import new_match, save_match
 from game.rules import names as rule_names
 from game.ui.battle import BattleScene
 from game.ui.combatlog import describe, sentence
+from game.engine import events as ev
 from game.engine.protocol import Gauge, Marker
 from game.rules import get as get_rules
 from game.ui.hud import action_label, fmt_number, fmt_percent, gauge_label, marker_label
 from game.ui.i18n import has, set_language, use_rules
 from game.ui.scenes import LoadScene
 
-from .driver import button_at, click, eisdrachen_match, press, steps, tile_pos
+from .driver import ready, button_at, click, eisdrachen_match, press, steps, tile_pos
 
 ROOT = Path(__file__).resolve().parents[2]
 MAP = ROOT / "maps" / "ruined_town.tmx"
@@ -28,20 +29,22 @@ OFFERED = re.compile(r'\bOption\(\s*f?"[^"]*",\s*"([a-z_]+)"')
 POSED = re.compile(r'\bDecision\(\s*[^,()]+,\s*"([a-z_]+)"|\bsub = \{"kind": "([a-z_]+)"')
 
 
-def rules_source() -> str:
-    return "\n".join(path.read_text() for path in (ROOT / "game" / "rules").rglob("*.py"))
+def module_sources():
+    """Each registered module with its own source: a module's words are looked up in its own table."""
+    for rid in rule_names():
+        module = get_rules(rid)
+        yield module, "\n".join(path.read_text() for path in module.folder.rglob("*.py"))
 
 
-def unworded(keys_of, prefixes: tuple[str, ...]) -> list[str]:
-    """Keys a module's own source uses (``keys_of(source)``) that have no words with that module's words
-    in use, as in its battles (a module's table first, then the window's)."""
-    missing = set()
-    for name in rule_names():
-        module = get_rules(name)
-        use_rules(module)
-        source = "\n".join(path.read_text() for path in module.folder.rglob("*.py"))
-        missing |= {f"{name}: {key}" for key in keys_of(source) if not any(has(f"{key}{p}") for p in prefixes)}
-    return sorted(missing)
+@pytest.fixture(autouse=True)
+def module_words_restored():
+    """Each test starts with the window's words alone, whatever module an earlier test played."""
+    from game.ui import i18n
+    saved = dict(i18n._module)
+    i18n._module.clear()
+    yield
+    i18n._module.clear()
+    i18n._module.update(saved)
 
 
 def played(rules: str, seed: int):
@@ -62,22 +65,34 @@ def games():
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_every_event_kind_a_rule_module_emits_has_a_sentence(lang):
     set_language(lang)
-    kinds = set(EMITTED.findall(rules_source()))
+    kinds, missing = set(), []
+    for module, source in module_sources():
+        use_rules(module)
+        found = set(EMITTED.findall(source))
+        kinds |= found
+        missing += sorted(f"{module.id}: {k}" for k in found - {"dice"}
+                          if not any(has(f"log.{k}{v}") for v in ("", ".b", ".c")))
     assert len(kinds) > 40
-    assert unworded(lambda src: {f"log.{k}" for k in EMITTED.findall(src) if k != "dice"}, ("", ".b", ".c")) == []
+    assert missing == []
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_every_action_and_decision_kind_a_rule_module_offers_has_a_label(lang):
     set_language(lang)
-    actions = set(OFFERED.findall(rules_source()))
-    kinds = {a or b for a, b in POSED.findall(rules_source())}
+    actions, kinds, unlabelled = set(), set(), []
+    for module, source in module_sources():
+        use_rules(module)
+        offered = set(OFFERED.findall(source))
+        posed = {a or b for a, b in POSED.findall(source)}
+        actions |= offered
+        kinds |= posed
+        unlabelled += sorted(f"{module.id}: action {a}" for a in offered if not has(f"action.{a}"))
+        unlabelled += sorted(f"{module.id}: kind {k}" for k in posed if not has(f"kind.{k}"))
     assert len(actions) > 40 and len(kinds) > 15
-    assert unworded(lambda src: {f"action.{a}" for a in OFFERED.findall(src)}, ("",)) == []
-    assert unworded(lambda src: {f"kind.{a or b}" for a, b in POSED.findall(src)}, ("",)) == []
+    assert unlabelled == []
 
 
-ROLLED = re.compile(r'''(?:\.roll|\.test|\.passes|_dice_event)\(\s*[^,()"]+,\s*(?:[^,()"]+(?:\([^()]*\))?[^,()"]*,\s*)?'''
+ROLLED = re.compile(r'''(?:\.roll|\.test|\.passes|_dice_event|\bev\.dice)\(\s*[^,()"]+,\s*(?:[^,()"]+(?:\([^()]*\))?[^,()"]*,\s*)?'''
                     r'''"([a-z_]+)"|["']purpose["']\s*:\s*["']([a-z_]+)["']''')
 ACTION_TUPLE = re.compile(r'^[A-Z_]*(?:ACTIONS|ATTACKS) = \(([^)]*)\)', re.M)
 
@@ -86,13 +101,18 @@ ACTION_TUPLE = re.compile(r'^[A-Z_]*(?:ACTIONS|ATTACKS) = \(([^)]*)\)', re.M)
 def test_every_dice_purpose_and_listed_action_of_a_rule_module_has_words(lang):
     """Rolls a short game may never make (a critical wound's location, a sixth fatigue point) still read."""
     set_language(lang)
-    purposes = {a or b for a, b in ROLLED.findall(rules_source())}
-    actions = {a for group in ACTION_TUPLE.findall(rules_source()) for a in re.findall(r'"([a-z_]+)"', group)}
+    purposes, actions, wordless = set(), set(), []
+    for module, source in module_sources():
+        use_rules(module)
+        rolled = {a or b for a, b in ROLLED.findall(source)}
+        listed = {a for group in ACTION_TUPLE.findall(source) for a in re.findall(r'"([a-z_]+)"', group)}
+        purposes |= rolled
+        actions |= listed
+        wordless += sorted(f"{module.id}: purpose {p}" for p in rolled if not has(f"purpose.{p}"))
+        wordless += sorted(f"{module.id}: action {a}" for a in listed if not has(f"action.{a}"))
     assert {"severity", "critical_location", "first_speaker_roll_off", "trap", "wound"} <= purposes
     assert "throw" in actions
-    assert unworded(lambda src: {f"purpose.{a or b}" for a, b in ROLLED.findall(src)}, ("",)) == []
-    assert unworded(lambda src: {f"action.{a}" for group in ACTION_TUPLE.findall(src)
-                                 for a in re.findall(r'"([a-z_]+)"', group)}, ("",)) == []
+    assert wordless == []
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
@@ -113,15 +133,15 @@ def test_a_played_game_reads_as_sentences_with_every_dice_purpose_named(games, l
 
 def test_a_yes_no_fact_reads_as_a_word_of_the_sentence():
     set_language("fr")
-    token = type("E", (), {"kind": "trap_revealed", "rule": "4.6",
-                           "data": {"figure": "a1", "tile": [3, 4], "real": False, "token": "t1", "owner": 1}})
+    use_rules(get_rules("eisdrachen"))
+    token = ev.revealed("t1", (3, 4), False, "4.6", figure="a1", owner=1)
     assert describe(token, {"a1": "Vétéran"}) == "Vétéran révèle un jeton en (3,4) : leurre [§4.6]"
+    use_rules(get_rules("kolaps"))
     roll = type("E", (), {"kind": "roll_result", "rule": "5.22", "data": {
         "figure": "a1", "purpose": "action", "success": True, "critical_success": False,
         "critical_failure": False, "ones": 0}})
     assert describe(roll, {"a1": "Vétéran"}) == "Vétéran : jet d'action — réussite [§5.22]"
-    bleed = type("E", (), {"kind": "dice", "rule": "5.23", "data": {
-        "figure": "a1", "purpose": "hemorrhage", "values": [6], "sides": 6, "needed": "1-2"}})
+    bleed = ev.dice("a1", [6], "hemorrhage", "5.23", needed="1-2")
     assert describe(bleed, {"a1": "Vétéran"}) == "Vétéran lance hémorragie : 6 (d6) - il faut 1-2 [§5.23]"
     first = type("E", (), {"kind": "morale", "rule": "5.21", "data": {
         "figure": "a1", "before": None, "after": 5, "cause": "initial"}})
@@ -161,6 +181,7 @@ def _first_figure_activated(app, match):
     app.push(scene)
     steps(app, 2)
     click(app, button_at(app, "Roll"))
+    ready(app)
     d = match.pending
     fig = next(f for f in match.rules.figures(match.state, d.side) if f.id == d.options[0].figure)
     click(app, tile_pos(scene, fig.tile))
@@ -299,8 +320,8 @@ def test_a_run_step_by_step_reads_as_one_line_from_start_to_end(app):
 
 def test_a_roll_off_between_the_sides_names_each_side_and_its_die():
     set_language("fr")
-    roll_off = type("E", (), {"kind": "dice", "rule": "3.1", "data": {
-        "figure": None, "purpose": "first_speaker_roll_off", "values": [3, 5], "sides": 6, "per_side": True}})
+    use_rules(get_rules("kolaps"))
+    roll_off = ev.dice(None, [3, 5], "first_speaker_roll_off", "3.1")
     assert describe(roll_off, {}) == \
         "Chaque camp lance qui parle en premier : Camp bleu 3, Camp rouge 5 (d6) [§3.1]"
 

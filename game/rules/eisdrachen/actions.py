@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from ...engine import events as ev
 from ...engine import space
 from ...engine.battlefield import Battlefield, Door, Tile
 from ...engine.decision import Option
@@ -17,6 +18,7 @@ from .combat import dodge_on, grenade_hit, lose_pv, resolve_attacks, shot_attack
 from .state import Emplacement, Figure, State, const
 
 ORTHO = ((1, 0), (-1, 0), (0, 1), (0, -1))
+PRAYER = {1: None, 2: "lucky", 3: "dodge_reroll", 4: "wound_reroll", 5: "double_attacks"}     # 4.15
 DIRECTIONS = ORTHO + ((1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
@@ -144,7 +146,7 @@ def action_options(state: State, fig: Figure) -> list[Option]:
     opts: list[Option] = []
     perched = on_perch(bf, fig.tile)
 
-    # 4.1 Move, 4.1 bis Crawl, 4.2 Climb
+    # 4.1 Move; 4.1 bis Crawl and 4.2 Climb at half V, not rounded (the seed halves it: V = 5 gives 2.5 pas)
     walk: dict[Tile, list[Tile]] = {}
     walk_reach = None
     if not perched:
@@ -157,14 +159,14 @@ def action_options(state: State, fig: Figure) -> list[Option]:
         if not heavy:
             def crawl_end(t: Tile) -> bool:
                 return t not in walk and (t in stand or bool(bf.crawl_gap[t[1], t[0]]))
-            for t, p in ends(state, fig, reach_of(state, fig, fig.V // 2, space.CRAWL), crawl_end).items():
+            for t, p in ends(state, fig, reach_of(state, fig, fig.V / 2, space.CRAWL), crawl_end).items():
                 opts.append(Option(f"crawl:{tile_key(t)}", "crawl", fid, t, path=tuple(p),
                                    cost=space.path_cost(bf, fig.tile, p)))
     near_wall = perched or any(bf.climbable[y, x] for x, y in space.tiles_within(bf, fig.tile, const("climb_start_distance")))
     if near_wall:
         def climb_end(t: Tile) -> bool:
             return t not in walk and (t in stand or bool(bf.perch[t[1], t[0]]))
-        for t, p in ends(state, fig, reach_of(state, fig, fig.V // 2, space.CLIMB), climb_end).items():
+        for t, p in ends(state, fig, reach_of(state, fig, fig.V / 2, space.CLIMB), climb_end).items():
             opts.append(Option(f"climb:{tile_key(t)}", "climb", fid, t, path=tuple(p),
                                cost=space.path_cost(bf, fig.tile, p)))
     # 4.12 Jump
@@ -253,7 +255,7 @@ def action_options(state: State, fig: Figure) -> list[Option]:
     opts.append(Option("pray", "pray", fid))
     if fig.hidden:
         opts.append(Option("unhide", "unhide", fid))
-    opts.append(Option("end", "end", fid))
+    opts.append(Option("end", "end", fid, ends="activation"))
     return opts
 
 
@@ -351,6 +353,7 @@ def leave_hiding(fig: Figure, events: list, reason: str) -> None:
     if fig.hidden:
         fig.hidden = False
         fig.hide_count = 0
+        fig.pv_when_hidden = 0
         events.append(Event("status", {"figure": fig.id, "status": "hidden", "on": False, "reason": reason,
                                        "tile": list(fig.tile)}, rule="4.8"))
 
@@ -364,16 +367,20 @@ def discover(state: State, mover: Figure, events: list) -> None:
 
 
 def check_tokens(state: State, fig: Figure, dice: Dice, events: list, immune: tuple[str, ...] = ()) -> bool:
-    """Reveal every token within 2 pas of ``fig``; spring the real ones. True if a trap sprang (4.6)."""
-    if not fig.alive or fig.has("lucky", state.turn):
+    """Reveal every token within 2 pas of ``fig``; spring the real ones. True if a trap sprang (4.6).
+    Tokens a Lucky figure passes by stay face down for all to see: its luck is no secret then."""
+    if not fig.alive:
         return False
     rad = const("trap_radius")
     near = [t for t in triggered(state.tokens, fig.tile, rad) if t.id not in immune]
+    if fig.has("lucky", state.turn):
+        if near:
+            fig.reveal("lucky")
+        return False
     sprang = False
     for tk in near:
         state.tokens.remove(tk)
-        events.append(Event("trap_revealed", {"token": tk.id, "tile": list(tk.tile), "real": tk.real,
-                                              "owner": tk.owner, "figure": fig.id}, rule="4.6"))
+        events.append(ev.revealed(tk.id, tk.tile, tk.real, "4.6", owner=tk.owner, figure=fig.id))
         if tk.real and fig.alive:
             sprang = True
             spring_trap(state, fig, tk, dice, events)
@@ -383,8 +390,7 @@ def check_tokens(state: State, fig: Figure, dice: Dice, events: list, immune: tu
 def spring_trap(state: State, fig: Figure, tk: Token, dice: Dice, events: list) -> None:
     roll = dice.d(6, "4.6")
     kind = "incendiary" if roll <= 2 else "emp" if roll <= 4 else "wolf_trap"
-    events.append(Event("dice", {"figure": fig.id, "purpose": "trap", "values": [roll], "sides": 6,
-                                 "result": kind, "token": tk.id}, rule="4.6"))
+    events.append(ev.dice(fig.id, [roll], "trap", "4.6", result=kind, token=tk.id))
     events.append(Event("trap", {"figure": fig.id, "token": tk.id, "kind": kind}, rule="4.6"))
     n = state.turn
     if kind == "incendiary":
@@ -395,9 +401,11 @@ def spring_trap(state: State, fig: Figure, tk: Token, dice: Dice, events: list) 
         set_status(fig, "wolf_trapped", [n + 1], events, "4.6")
 
 
-def set_status(fig: Figure, status: str, turns: list[int], events: list, rule: str) -> None:
-    fig.add_status(status, turns)
-    events.append(Event("status", {"figure": fig.id, "status": status, "on": True, "turns": turns}, rule=rule))
+def set_status(fig: Figure, status: str, turns: list[int], events: list, rule: str, unseen: bool = False) -> None:
+    """``unseen``: gained out of the enemy's sight; the event and the status stay its side's alone."""
+    fig.add_status(status, turns, unseen)
+    events.append(Event("status", {"figure": fig.id, "status": status, "on": True, "turns": turns},
+                        visible_to=fig.side if unseen else None, rule=rule))
 
 
 def place(state: State, fig: Figure, tile: Tile) -> None:
@@ -427,16 +435,14 @@ def walk(state: State, fig: Figure, path: tuple[Tile, ...], dice: Dice, events: 
         sprang = check_tokens(state, fig, dice, after, immune)
         discover(state, fig, after)
         if after:
-            events.append(Event("moved", {"figure": fig.id, "from": list(start), "to": list(t),
-                                          "path": [list(p) for p in travelled]}, rule=rule))
+            events.append(ev.moved(fig.id, start, travelled, rule))
             events.extend(after)
             start, travelled = t, []
         if sprang or not fig.alive:
             stopped = True
             break
     if travelled:
-        events.append(Event("moved", {"figure": fig.id, "from": list(start), "to": list(fig.tile),
-                                      "path": [list(p) for p in travelled]}, rule=rule))
+        events.append(ev.moved(fig.id, start, travelled, rule))
     if stopped and fig.alive:
         step_back_off_friend(state, fig, stepped, events, rule)
 
@@ -448,20 +454,21 @@ def step_back_off_friend(state: State, fig: Figure, stepped: list[Tile], events:
     if fig.tile not in others:
         return
     back = next(t for t in reversed(stepped) if t not in others)
-    events.append(Event("moved", {"figure": fig.id, "from": list(fig.tile), "to": list(back), "path": [list(back)],
-                                  "reason": "stopped_on_a_friend"}, rule=rule))
+    events.append(ev.moved(fig.id, fig.tile, [back], rule, reason="stopped_on_a_friend"))
     place(state, fig, back)
 
 
 def shoot(state: State, shooter: Figure, target: Figure, profile: dict, dice: Dice, events: list,
           sniper: bool, rule: str) -> None:
     """Shoot, Sniper, Use-fire and the alarm riposte (4.3, 4.7, 4.10, 4.14); vengeance to a survivor."""
+    if shooter.has("double_attacks", state.turn):
+        shooter.reveal("double_attacks")
     n = shot_attacks(profile["A"], shooter, target, state.turn)
-    events.append(Event("shot", {"shooter": shooter.id, "target": target.id, "weapon": profile.get("name", ""),
+    events.append(Event("shot", {"shooter": shooter.id, "target": target.id, "weapon": profile["id"],
                                  "attacks": n, "force": profile["F"], "sniper": sniper,
                                  "from": list(shooter.tile), "to": list(target.tile)}, rule=rule))
     resolve_attacks(state, shooter, target, n, profile["F"], None if sniper else dodge_on(target.I),
-                    dice, events, rule)
+                    dice, events, rule, "ranged")
     if target.alive:
         target.vengeance_next += 1
         events.append(Event("status", {"figure": target.id, "status": "vengeance", "on": True,
@@ -483,12 +490,11 @@ def grenade(state: State, thrower: Figure, aim: Tile, dice: Dice, events: list) 
     bf = state.battlefield
     thrower.grenades -= 1
     k = dice.d(6, "4.4")
-    landing, travelled = space.scatter(bf, thrower.tile, aim, k)
-    events.append(Event("dice", {"figure": thrower.id, "purpose": "bounce", "values": [k], "sides": 6},
-                        rule="4.4"))
-    events.append(Event("grenade", {"figure": thrower.id, "aim": list(aim), "bounce": k,
-                                    "bounce_tiles": [list(t) for t in travelled], "landing": list(landing)},
-                        rule="4.4"))
+    landing, travelled = space.scatter_along(bf, thrower.tile, aim, k)
+    events.append(ev.dice(thrower.id, [k], "bounce", "4.4"))
+    events.append(ev.thrown(thrower.id, thrower.tile, aim, landing, "4.4", bounce=k,
+                            bounce_tiles=[list(t) for t in travelled]))
+    events.append(ev.blast(landing, const("grenade_blast_radius"), "4.4"))
     for victim in blast_victims(state, landing):
         grenade_hit(state, thrower, victim, dice, events)
 
@@ -504,50 +510,49 @@ def jump(state: State, fig: Figure, option: Option, dice: Dice, events: list) ->
     d = tuple(option.value)
     roll = dice.d(6, "4.12")
     short = roll == 6
-    events.append(Event("dice", {"figure": fig.id, "purpose": "jump", "values": [roll], "sides": 6,
-                                 "short": short}, rule="4.12"))
+    events.append(ev.dice(fig.id, [roll], "jump", "4.12", needed="1-5", short=short))
     landing, in_the_way = jump_landing(state, fig, d, const("jump_short_length" if short else "jump_length"))
     if in_the_way is not None:
         leave_hiding(in_the_way, events, "discovered")
     start = fig.tile
     place(state, fig, landing)
-    events.append(Event("jumped", {"figure": fig.id, "from": list(start), "to": list(landing),
-                                   "short": short}, rule="4.12"))
+    events.append(ev.moved(fig.id, start, [landing] if landing != start else [], "4.12",
+                           jump="short" if short else "full"))
     if landing != start:
         check_tokens(state, fig, dice, events)
         discover(state, fig, events)
 
 
 def pray(state: State, fig: Figure, dice: Dice, events: list, vis: int | None) -> None:
-    """Roll until 1-5: result 6 is missing from the seed (Ambiguity 25)."""
+    """Roll until 1-5: result 6 is missing from the seed (Ambiguity 25). A prayer said in hiding
+    (``vis`` set) is its side's secret, and so is the blessing it brings."""
     while True:
         roll = dice.d(6, "4.15")
-        events.append(Event("dice", {"figure": fig.id, "purpose": "pray", "values": [roll], "sides": 6,
-                                     "reroll": roll == 6}, visible_to=vis, rule="4.15"))
+        events.append(ev.dice(fig.id, [roll], "pray", "4.15", visible_to=vis, reroll=roll == 6))
         if roll != 6:
             break
-    status = {1: None, 2: "lucky", 3: "dodge_reroll", 4: "wound_reroll", 5: "double_attacks"}[roll]
+    status = PRAYER[roll]
     events.append(Event("prayer", {"figure": fig.id, "result": roll, "status": status}, visible_to=vis,
                         rule="4.15"))
     if status:
-        fig.add_status(status, [state.turn + 1])
-        events.append(Event("status", {"figure": fig.id, "status": status, "on": True,
-                                       "turns": [state.turn + 1]}, visible_to=vis, rule="4.15"))
+        set_status(fig, status, [state.turn + 1], events, "4.15", unseen=vis is not None)
 
 
 def heal(state: State, medic: Figure, patient: Figure, events: list, vis: int | None) -> None:
     before = patient.pv
     patient.pv = min(patient.max_pv, patient.pv + 1)
-    events.append(Event("healed", {"figure": patient.id, "by": medic.id, "amount": patient.pv - before,
-                                   "pv": patient.pv}, visible_to=vis, rule="4.11"))
+    events.append(ev.healed(patient.id, "pv", patient.pv - before, patient.pv, "4.11", visible_to=vis, by=medic.id))
 
 
 def alarm(state: State, fig: Figure, events: list) -> None:
+    """Friends within 6 pas are alerted (4.14). The enemy hears of those it can see only: a hidden
+    friend's alert is its side's secret, or it would tell the enemy that one hides within 6 pas."""
     rad = const("alarm_radius")
     alerted = [f for f in state.living(fig.side) if f is not fig and space.within(f.tile, fig.tile, rad)]
-    events.append(Event("alarm", {"figure": fig.id, "alerted": [f.id for f in alerted]}, rule="4.14"))
+    events.append(Event("alarm", {"figure": fig.id, "alerted": [f.id for f in alerted if not f.hidden]},
+                        rule="4.14"))
     for f in alerted:
-        set_status(f, "alerted", [state.turn + 1], events, "4.14")
+        set_status(f, "alerted", [state.turn + 1], events, "4.14", unseen=f.hidden)
 
 
 def pick_up(state: State, fig: Figure, item_id: str, events: list) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from ...engine import events as ev
 from ...engine.dice import Dice
 from ...engine.events import Event
 from .state import Figure, State, const, data
@@ -41,31 +42,29 @@ def shot_attacks(base: int, shooter: Figure, target: Figure, turn: int) -> int:
     return n
 
 
-def _dice_event(fig: Figure, purpose: str, values: list[int], needed: int | None, successes: int,
-                rule: str, **extra) -> Event:
-    """``needed`` is the "N+" a die must reach; wound dice have none (they fail on N+: ``fails_on``)."""
-    d = {"figure": fig.id, "purpose": purpose, "values": list(values), "sides": 6, "successes": successes}
-    if needed is not None:
-        d["needed"] = needed
-    d.update(extra)
-    return Event("dice", d, rule=rule)
+def wound_faces(attacker_i: int) -> str:
+    """The faces that wound, as the window shows a needed range ("1-3"): a die fails on the table's N+."""
+    return f"1-{wound_fails_on(attacker_i) - 1}"
 
 
 def resolve_attacks(state: State, attacker: Figure, defender: Figure, n: int, force: int,
-                    dodge_needed: int | None, dice: Dice, events: list, rule: str) -> int:
-    """Roll dodges (unless ``dodge_needed`` is None) and wounds; apply the loss; return wounds."""
+                    dodge_needed: int | None, dice: Dice, events: list, rule: str, style: str) -> int:
+    """Roll dodges (unless ``dodge_needed`` is None) and wounds; apply the loss; return wounds.
+    A reroll the enemy sees used shows it the prayer behind it."""
     turn = state.turn
     through = n
     if dodge_needed is not None and n > 0:
         values = dice.roll(n, 6, rule)
         ok = sum(v >= dodge_needed for v in values)
-        events.append(_dice_event(defender, "dodge", values, dodge_needed, ok, rule, attacker=attacker.id))
+        events.append(ev.dice(defender.id, values, "dodge", rule, needed=dodge_needed, successes=ok,
+                              attacker=attacker.id))
         failed = n - ok
         if failed and defender.has("dodge_reroll", turn):
+            defender.reveal("dodge_reroll")
             again = dice.roll(failed, 6, rule)
             more = sum(v >= dodge_needed for v in again)
-            events.append(_dice_event(defender, "dodge", again, dodge_needed, more, rule,
-                                      attacker=attacker.id, reroll=True))
+            events.append(ev.dice(defender.id, again, "dodge", rule, needed=dodge_needed, successes=more,
+                                  attacker=attacker.id, reroll=True))
             ok += more
         through = n - ok
     points = through * force
@@ -74,17 +73,18 @@ def resolve_attacks(state: State, attacker: Figure, defender: Figure, n: int, fo
         fails = wound_fails_on(attacker.I)
         values = dice.roll(points, 6, rule)
         wounds = sum(v < fails for v in values)
-        events.append(_dice_event(attacker, "wound", values, None, wounds, rule,
-                                  target=defender.id, fails_on=fails))
+        events.append(ev.dice(attacker.id, values, "wound", rule, needed=wound_faces(attacker.I), successes=wounds,
+                              target=defender.id))
         missed = points - wounds
         if missed and attacker.has("wound_reroll", turn):
+            attacker.reveal("wound_reroll")
             again = dice.roll(missed, 6, rule)
             more = sum(v < fails for v in again)
-            events.append(_dice_event(attacker, "wound", again, None, more, rule,
-                                      target=defender.id, fails_on=fails, reroll=True))
+            events.append(ev.dice(attacker.id, again, "wound", rule, needed=wound_faces(attacker.I), successes=more,
+                                  target=defender.id, reroll=True))
             wounds += more
-    events.append(Event("attack", {"attacker": attacker.id, "target": defender.id, "attacks": n,
-                                   "through": through, "damage_points": points, "wounds": wounds}, rule=rule))
+    events.append(ev.attack(attacker.id, defender.id, style, through > 0, rule, attacks=n, through=through,
+                            damage_points=points, wounds=wounds))
     lose_pv(state, defender, wounds, events, rule)
     return wounds
 
@@ -93,25 +93,28 @@ def lose_pv(state: State, fig: Figure, amount: int, events: list, rule: str) -> 
     if amount <= 0:
         return
     fig.pv -= amount
-    events.append(Event("wounded", {"figure": fig.id, "amount": amount, "pv": max(fig.pv, 0)}, rule=rule))
+    events.append(ev.damaged(fig.id, "pv", amount, max(fig.pv, 0), rule))
     if fig.pv <= 0:
         fig.pv = 0
         fig.alive = False
         fig.hidden = False
         fig.dug_in = False
-        events.append(Event("killed", {"figure": fig.id, "tile": list(fig.tile)}, rule="3.4"))
+        events.append(ev.removed(fig.id, "killed", "3.4", tile=list(fig.tile)))
 
 
 def grenade_hit(state: State, thrower: Figure, victim: Figure, dice: Dice, events: list) -> int:
     """2 attacks of F2, dodge on 5+ whatever the victim's I, wounds by the thrower's I (4.4)."""
     return resolve_attacks(state, thrower, victim, const("grenade_attacks"), const("grenade_force"),
-                           const("grenade_dodge_on"), dice, events, "4.4")
+                           const("grenade_dodge_on"), dice, events, "4.4", "ranged")
 
 
 def strike(state: State, striker: Figure, victim: Figure, dice: Dice, events: list) -> int:
     """One melee strike (4.5): every attack lands, the victim dodges by its own I."""
     a, f = melee_profile(striker)
-    n = a * (2 if striker.has("double_attacks", state.turn) else 1)
+    doubled = striker.has("double_attacks", state.turn)
+    if doubled:
+        striker.reveal("double_attacks")
+    n = a * (2 if doubled else 1)
     events.append(Event("strike", {"striker": striker.id, "victim": victim.id, "attacks": n, "force": f},
                         rule="4.5"))
-    return resolve_attacks(state, striker, victim, n, f, dodge_on(victim.I), dice, events, "4.5")
+    return resolve_attacks(state, striker, victim, n, f, dodge_on(victim.I), dice, events, "4.5", "melee")

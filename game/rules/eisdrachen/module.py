@@ -1,12 +1,14 @@
-"""The Eisdrachen rule module: turn structure (rules/eisdrachen.md 3.2), decisions and victory.
+"""The Eisdrachen rule module: setup, what each side sees and may know, exact odds and checks; its
+turn (rules/eisdrachen.md 3.2) runs on the engine's step stack (steps.py).
 
 Project defaults and readings documented here (the spec leaves them open):
 - Turn 1 opens with an "initiative" decision holding one option, because no die may be rolled
   while the state is built; later initiatives are rolled when the previous turn ends.
 - Victory: the side that kills every enemy wins; after ``max_turns`` the side with more total
   remaining PV wins, equal totals are a draw.
-- A melee riposte and an alarm riposte are decisions of the defending side; rerolls are not
-  (combat.py). Holding an alarm riposte does not use it up for the turn.
+- A melee riposte and an alarm riposte are decisions of the defending side, asked in the middle of
+  the attacker's activation (steps.py); rerolls are not (combat.py). Holding an alarm riposte does
+  not use it up for the turn.
 - Crawl and Climb options are listed only for tiles a Move cannot reach, so one tile is not
   offered three times; a Melee whose contact move has a single tile makes it without asking.
 - A wolf-trapped Bleu does not strike first: it "can do nothing" that turn.
@@ -16,25 +18,25 @@ Project defaults and readings documented here (the spec leaves them open):
 """
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 from pathlib import Path
 
 from ...engine import space
 from ...engine.battlefield import Battlefield, Tile
-from ...engine.decision import Decision, Option
+from ...engine.decision import Option
 from ...engine.deploy import deploy
-from ...engine.dice import Dice, mean
-from ...engine.events import Event
+from ...engine.dice import mean
 from ...engine.tokens import Token
 from ...errors import RulesError
 from ...engine.protocol import Army, FigureView, Gauge, Marker, ObjectView, Odds, Outcome, RuleModule, TokenView
 from . import actions as act
-from .combat import dodge_on, melee_profile, shot_attacks, strike, weapon
+from .combat import dodge_on, melee_profile, shot_attacks, weapon
 from .odds import attack_loss, kill_chance, labelled, melee_losses, mixture
 from .state import DATA_FILE, SIDE_PREFIX, Emplacement, Figure, Item, State, const, data
+from .steps import Act, Game, Opening, StartTurn, active_figure
 
 STATUS_MARKERS = ("alerted", "emp", "wolf_trapped", "lucky", "dodge_reroll", "wound_reroll", "double_attacks")
-MOVES = {"move": ("4.1", space.WALK), "crawl": ("4.1bis", space.CRAWL), "climb": ("4.2", space.CLIMB)}
 
 
 class Eisdrachen(RuleModule):
@@ -63,7 +65,8 @@ class Eisdrachen(RuleModule):
                 figures.append(fig)
         state = State(battlefield, figures, max_turns=max_turns or self.default_max_turns)
         self._map_objects(state)
-        return state
+        state.steps.push(Opening())
+        return self.begin(state)
 
     def _build_figure(self, side: int, index: int, spec: dict) -> Figure:
         d = data()
@@ -111,7 +114,7 @@ class Eisdrachen(RuleModule):
                 if key in props:
                     profile[key] = int(props[key])
             working = str(props.get("state", d["emplacement_default"]["state"])).lower() != "broken"
-            state.emplacements.append(Emplacement(state.new_id("e"), obj.name or profile["name"], tuple(obj.tiles),
+            state.emplacements.append(Emplacement(state.new_id("e"), obj.name or name, tuple(obj.tiles),
                                                   profile, working))
         for obj in bf.objects_of("item"):
             name = obj.properties.get("item", obj.name if obj.name in d["arsenal"] else "grenade")
@@ -123,288 +126,32 @@ class Eisdrachen(RuleModule):
             owner = int(obj.properties.get("owner", -1))
             decoy = obj.properties.get("decoy", False)
             real = not (decoy is True or str(decoy).strip().lower() in ("true", "1", "yes"))
-            for t in obj.tiles:
-                state.tokens.append(Token(state.new_id("t"), t, owner, real))
-
-    # --- decisions -----------------------------------------------------------------------
-
-    def context(self, state, dice):
-        raise RulesError(self.id, "runs on its own turn machinery until it is moved onto the step stack")
-
-    def refill(self, game) -> bool:
-        raise RulesError(self.id, "runs on its own turn machinery until it is moved onto the step stack")
-
-    def tactical_ai(self, seed: int, level: str = "normal"):
-        from ...ai.eisdrachen import EisdrachenAI
-
-        return EisdrachenAI(seed)
-
-    def pending(self, state: State) -> Decision | None:
-        if state.over:
-            return None
-        if state.sub:
-            return self._sub_decision(state)
-        if state.phase == "initiative":
-            return Decision(0, "initiative", (Option("roll", "roll"),), info={"turn": state.turn})
-        if state.phase == "activate":
-            opts = tuple(Option(f"activate:{f.id}", "activate", f.id, f.tile)
-                         for f in state.living(state.to_act) if not f.activated)
-            return Decision(state.to_act, "activate", opts, info={"turn": state.turn})
-        fig = state.figure(state.active)
-        return Decision(fig.side, "action", tuple(act.action_options(state, fig)), figure=fig.id,
-                        info={"turn": state.turn, "actions_left": state.actions_left})
-
-    def _sub_decision(self, state: State) -> Decision:
-        sub = state.sub
-        kind, side = sub["kind"], sub["side"]
-        fig = state.figure(sub["figure"])
-        if kind == "melee_contact":
-            opts = act.contact_options(state, fig, state.figure(sub["target"]))
-        elif kind == "riposte":
-            opts = [Option("riposte", "riposte", fig.id, target=sub["target"]),
-                    Option("no_riposte", "no_riposte", fig.id, target=sub["target"])]
-        elif kind == "alarm_riposte":
-            opts = [Option("shoot", "shoot", fig.id, target=sub["target"]),
-                    Option("hold", "hold", fig.id, target=sub["target"])]
-        elif kind == "trap_token":
-            opts = act.token_options(state, fig, [tuple(t) for t in sub["chosen"]])
-        elif kind == "trap_real":
-            opts = [Option(f"real:{act.tile_key(tuple(t))}", "trap_real", fig.id, tuple(t)) for t in sub["tiles"]]
-        else:
-            tiles = [tk.tile for tk in state.tokens if tk.id in sub["tokens"]]
-            opts = act.flee_options(state, fig, tiles)
-        secret = kind in ("trap_token", "trap_real")
-        return Decision(side, kind, tuple(opts), figure=fig.id, secret=secret,
-                        info={"turn": state.turn, **{k: v for k, v in sub.items() if k not in ("kind", "side")}})
-
-    # --- answers -------------------------------------------------------------------------
-
-    def apply(self, state: State, option: Option, dice: Dice) -> list[Event]:
-        events: list[Event] = []
-        if state.sub:
-            sub, state.sub = state.sub, None
-            self._answer_sub(state, sub, option, dice, events)
-        elif state.phase == "initiative":
-            self._start_turn(state, dice, events)
-        elif state.phase == "activate":
-            fig = state.figure(option.figure)
-            fig.activated = True
-            state.active, state.actions_left, state.phase = fig.id, fig.allowance, "action"
-            events.append(Event("activation", {"figure": fig.id, "side": fig.side, "actions": fig.allowance},
-                                visible_to=fig.side if fig.hidden else None, rule="3.2"))
-        else:
-            self._action(state, state.figure(state.active), option, dice, events)
-        self._advance(state, dice, events)
-        return events
-
-    def _action(self, state: State, fig: Figure, option: Option, dice: Dice, events: list) -> None:
-        a = option.action
-        if a == "end":
-            state.actions_left = 0
-            return
-        if a == "unhide":
-            act.leave_hiding(fig, events, "left")
-            return
-        if fig.hidden and not (a == "pray" or (a == "heal" and option.target == fig.id)):
-            act.leave_hiding(fig, events, "left")
-        vis = fig.side if fig.hidden else None
-        state.actions_left -= 1
-        events.append(Event("action", {"figure": fig.id, "action": a, "key": option.key}, visible_to=vis,
-                            rule="3.2"))
-        if a in MOVES:
-            rule, mode = MOVES[a]
-            act.walk(state, fig, option.path, dice, events, rule, mode)
-        elif a == "jump":
-            act.jump(state, fig, option, dice, events)
-        elif a in ("shoot", "sniper", "use_fire"):
-            target = state.figure(option.target)
-            if a == "use_fire":
-                profile = next(e for e in state.emplacements if e.id == option.value).weapon
-            else:
-                profile = weapon(fig.weapon)
-            act.shoot(state, fig, target, profile, dice, events, a == "sniper",
-                      {"shoot": "4.3", "sniper": "4.7", "use_fire": "4.10"}[a])
-            if act.may_alarm_riposte(state, target, fig):
-                state.sub = {"kind": "alarm_riposte", "side": target.side, "figure": target.id, "target": fig.id}
-        elif a == "melee":
-            target = state.figure(option.target)
-            if space.adjacent(fig.tile, target.tile):
-                self._melee(state, fig, target, dice, events)
-            else:
-                contacts = act.contact_options(state, fig, target)
-                if len(contacts) == 1:
-                    self._contact(state, fig, target, contacts[0].path, dice, events)
-                else:
-                    state.sub = {"kind": "melee_contact", "side": fig.side, "figure": fig.id, "target": target.id}
-        elif a == "grenade":
-            act.grenade(state, fig, option.tile, dice, events)
-        elif a == "trap_spot":
-            fig.trap_kits -= 1
-            tk = Token(state.new_id("t"), option.tile, fig.side, True)
-            state.tokens.append(tk)
-            events.append(Event("trap_placed", {"figure": fig.id, "mode": "A", "tokens": [
-                {"id": tk.id, "tile": list(tk.tile)}]}, rule="4.6"))
-            state.sub = {"kind": "flee", "side": fig.side, "figure": fig.id, "tokens": [tk.id]}
-        elif a == "trap_open":
-            fig.trap_kits -= 1
-            state.sub = {"kind": "trap_token", "side": fig.side, "figure": fig.id, "chosen": []}
-        elif a == "hide":
-            fig.hidden, fig.hide_count = True, 0
-            events.append(Event("status", {"figure": fig.id, "status": "hidden", "on": True,
-                                           "tile": list(fig.tile)}, visible_to=fig.side, rule="4.8"))
-        elif a == "dig_in":
-            fig.dug_in = True
-            events.append(Event("status", {"figure": fig.id, "status": "dug_in", "on": True}, rule="4.9"))
-        elif a == "pickup":
-            act.pick_up(state, fig, option.value, events)
-        elif a in ("repair", "sabotage"):
-            act.repair_or_sabotage(state, fig, option, events)
-        elif a == "heal":
-            act.heal(state, fig, state.figure(option.target), events, vis)
-        elif a == "alarm":
-            act.alarm(state, fig, events)
-        elif a == "pray":
-            act.pray(state, fig, dice, events, vis)
-
-    def _contact(self, state: State, fig: Figure, target: Figure, path, dice: Dice, events: list) -> None:
-        """The free move into base contact (4.5); a trap on the way may stop it short."""
-        act.walk(state, fig, tuple(path), dice, events, "4.5")
-        if fig.alive and target.alive and not target.hidden and space.adjacent(fig.tile, target.tile):
-            self._melee(state, fig, target, dice, events)
-        else:
-            events.append(Event("melee_cancelled", {"figure": fig.id, "target": target.id}, rule="4.5"))
-
-    def _melee(self, state: State, attacker: Figure, target: Figure, dice: Dice, events: list) -> None:
-        """The declaring figure strikes first unless the target is a Bleu; one riposte at most."""
-        n = state.turn
-        events.append(Event("melee", {"attacker": attacker.id, "target": target.id}, rule="4.5"))
-        if target.I == 1:
-            if not target.has("wolf_trapped", n):
-                strike(state, target, attacker, dice, events)
-            if attacker.alive:
-                strike(state, attacker, target, dice, events)
-            return
-        strike(state, attacker, target, dice, events)
-        if target.alive and not target.has("wolf_trapped", n):
-            state.sub = {"kind": "riposte", "side": target.side, "figure": target.id, "target": attacker.id}
-
-    def _answer_sub(self, state: State, sub: dict, option: Option, dice: Dice, events: list) -> None:
-        kind = sub["kind"]
-        fig = state.figure(sub["figure"])
-        if kind == "melee_contact":
-            self._contact(state, fig, state.figure(sub["target"]), option.path, dice, events)
-        elif kind == "riposte":
-            if option.key == "riposte":
-                strike(state, fig, state.figure(sub["target"]), dice, events)
-        elif kind == "alarm_riposte":
-            if option.key == "shoot":
-                fig.alarm_used_turn = state.turn
-                act.shoot(state, fig, state.figure(sub["target"]), weapon(fig.weapon), dice, events, False, "4.14")
-        elif kind == "trap_token":
-            chosen = sub["chosen"] + [list(option.tile)]
-            events.append(Event("trap_token", {"figure": fig.id, "tile": list(option.tile)}, rule="4.6"))
-            if len(chosen) < 3:
-                state.sub = {**sub, "chosen": chosen}
-            else:
-                state.sub = {"kind": "trap_real", "side": sub["side"], "figure": fig.id, "tiles": chosen}
-        elif kind == "trap_real":
-            tokens = [Token(state.new_id("t"), tuple(t), fig.side, tuple(t) == option.tile) for t in sub["tiles"]]
+            tokens = [Token(state.new_id("t"), t, owner, real) for t in obj.tiles]
             state.tokens.extend(tokens)
-            events.append(Event("trap_placed", {"figure": fig.id, "mode": "B", "tokens": [
-                {"id": tk.id, "tile": list(tk.tile)} for tk in tokens]}, rule="4.6"))
-            real = next(tk for tk in tokens if tk.real)
-            events.append(Event("trap_real", {"figure": fig.id, "token": real.id, "tile": list(real.tile)},
-                                visible_to=fig.side, rule="4.6"))
-            state.sub = {"kind": "flee", "side": sub["side"], "figure": fig.id, "tokens": [tk.id for tk in tokens]}
-        elif kind == "flee":
-            act.walk(state, fig, option.path, dice, events, "4.6", immune=tuple(sub["tokens"]))
-            if not option.path:
-                events.append(Event("moved", {"figure": fig.id, "from": list(fig.tile), "to": list(fig.tile),
-                                              "path": []}, rule="4.6"))
+            state.traps.append([tk.id for tk in tokens])
 
-    # --- turn structure ------------------------------------------------------------------
+    # --- the procedure -------------------------------------------------------------------
 
-    def _advance(self, state: State, dice: Dice, events: list) -> None:
-        while not state.sub and not self._finished(state, events):
-            if state.phase == "action":
-                fig = state.figure(state.active)
-                if fig.alive and state.actions_left > 0:
-                    return
-                events.append(Event("activation_end", {"figure": fig.id},
-                                    visible_to=fig.side if fig.hidden else None, rule="3.2"))
-                state.active, state.actions_left, state.phase = None, 0, "activate"
-                other = 1 - fig.side
-                state.to_act = other if self._waiting(state, other) else fig.side
-            if state.phase == "activate":
-                if self._waiting(state, state.to_act):
-                    return
-                if self._waiting(state, 1 - state.to_act):
-                    state.to_act = 1 - state.to_act
-                    return
-                self._end_turn(state, events)
-                if state.over:
-                    return
-                self._start_turn(state, dice, events)
-            else:
-                return
+    def context(self, state: State, dice) -> Game:
+        return Game(state, dice)
 
-    @staticmethod
-    def _waiting(state: State, side: int) -> bool:
-        return any(not f.activated for f in state.living(side))
-
-    def _finished(self, state: State, events: list) -> bool:
-        if state.over:
-            return True
-        alive = [bool(state.living(s)) for s in self.sides]
-        if all(alive):
+    def refill(self, game: Game) -> bool:
+        """The stack runs dry once a turn has ended: the next one begins, unless the battle is over."""
+        if game.state.over:
             return False
-        state.over, state.phase = True, "over"
-        state.winner = alive.index(True) if any(alive) else None
-        state.reason = "elimination"
-        events.append(Event("game_over", {"winner": state.winner, "reason": state.reason}, rule="victory"))
+        game.state.steps.push(StartTurn())
         return True
 
-    def _end_turn(self, state: State, events: list) -> None:
-        n = state.turn
-        for f in state.living():
-            if f.hidden:
-                f.hide_count += 1
-                gain = 2 if f.hide_count == 3 else 1 if f.hide_count > 3 else 0
-                before = f.pv
-                f.pv = min(f.max_pv, f.pv + gain)
-                events.append(Event("hidden_turn", {"figure": f.id, "count": f.hide_count, "healed": f.pv - before,
-                                                    "pv": f.pv}, visible_to=f.side, rule="4.8"))
-            f.statuses = {k: [t for t in v if t > n] for k, v in f.statuses.items() if any(t > n for t in v)}
-            f.vengeance_now = 0
-        events.append(Event("turn_end", {"turn": n}, rule="3.2"))
-        if n >= state.max_turns:
-            totals = [sum(f.pv for f in state.living(s)) for s in self.sides]
-            state.over, state.phase, state.reason = True, "over", "turn_limit"
-            state.winner = None if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
-            events.append(Event("game_over", {"winner": state.winner, "reason": state.reason, "pv": totals},
-                                rule="victory"))
-            return
-        state.turn = n + 1
+    def phase(self, state: State) -> str:
+        if state.over:
+            return "over"
+        d = state.steps.waiting
+        return "" if d is None else d.kind if d.kind in ("initiative", "activate") else "action"
 
-    def _start_turn(self, state: State, dice: Dice, events: list) -> None:
-        n = state.turn
-        base = const("allowance")
-        for f in state.figures:
-            f.activated = False
-            if not f.alive:
-                continue
-            f.vengeance_now, f.vengeance_next = f.vengeance_next, 0
-            f.allowance = 0 if f.has("wolf_trapped", n) else base + f.vengeance_now
-        while True:
-            rolls = [dice.d(6, "3.2") for _ in self.sides]
-            for s, r in zip(self.sides, rolls):
-                events.append(Event("dice", {"figure": None, "side": s, "purpose": "initiative", "values": [r],
-                                             "sides": 6}, rule="3.2"))
-            if rolls[0] != rolls[1]:
-                break
-        state.initiative = state.to_act = 0 if rolls[0] > rolls[1] else 1
-        state.phase = "activate"
-        events.append(Event("turn", {"turn": n, "initiative": state.initiative}, rule="3.2"))
+    def tactical_ai(self, seed: int, level: str = "normal"):
+        from .ai import EisdrachenAI
+
+        return EisdrachenAI(seed)
 
     # --- views -----------------------------------------------------------------------------
 
@@ -414,9 +161,11 @@ class Eisdrachen(RuleModule):
     def figures(self, state: State, viewer: int | None) -> list[FigureView]:
         out = []
         n = state.turn
+        active = active_figure(state)
         for f in state.figures:
             if f.hidden and viewer is not None and viewer != f.side:
                 continue
+            seen = f.statuses_seen_by(viewer)
             marks = []
             if f.pv < f.max_pv:
                 marks.append("wounded")
@@ -424,10 +173,10 @@ class Eisdrachen(RuleModule):
                 marks.append("hidden")
             if f.dug_in:
                 marks.append("dug_in")
-            marks += [m for m in STATUS_MARKERS if any(t >= n for t in f.statuses.get(m, ()))]
+            marks += [m for m in STATUS_MARKERS if any(t >= n for t in seen.get(m, ()))]
             if f.vengeance_next or f.vengeance_now:
                 marks.append("vengeance")
-            if f.id == state.active:
+            if f.id == active:
                 marks.append("active")
             elif f.activated:
                 marks.append("activated")
@@ -441,6 +190,47 @@ class Eisdrachen(RuleModule):
     def objects(self, state: State, viewer: int | None) -> list[ObjectView]:
         return [ObjectView(e.id, e.name, tuple(e.tiles), "working" if e.working else "broken")
                 for e in state.emplacements] + [ObjectView(i.id, i.name, (i.tile,)) for i in state.items]
+
+    # --- what each side may know --------------------------------------------------------
+
+    def observe(self, state: State, side: int) -> State:
+        """Hidden enemies are absent, enemy tokens may all be real, and an enemy's statuses are those
+        ``side`` has seen it gain: the rest (a prayer or an alarm heard in hiding) it does not know of."""
+        obs = copy.deepcopy(state)
+        obs.figures = [f for f in obs.figures if f.side == side or not f.hidden]
+        for f in obs.figures:
+            if f.side != side:
+                f.statuses, f.unseen, f.pv_when_hidden = f.statuses_seen_by(side), {}, 0
+        for t in obs.tokens:
+            if t.owner != side:
+                t.real = True
+        return obs
+
+    def disguise(self, state: State, side: int, rng) -> State:
+        """Which token of each enemy trap is real, the PV of a hidden enemy (at least what it hid with and
+        has healed since) and the blessing or alert an enemy gained unseen are drawn afresh. A hidden
+        enemy keeps its tile: it was seen hiding there and cannot move without leaving its hiding place."""
+        out = copy.deepcopy(state)
+        for group in out.traps:
+            tokens = [t for t in out.tokens if t.id in group and t.owner != side]
+            flags = [t.real for t in tokens]
+            rng.shuffle(flags)
+            for t, real in zip(tokens, flags):
+                t.real = real
+        for f in out.figures:
+            if f.side == side or not f.alive:
+                continue
+            if f.hidden:
+                healed = f.hide_count - 1 if f.hide_count > 2 else 0
+                f.pv = rng.randint(min(f.max_pv, f.pv_when_hidden + healed), f.max_pv)
+            drawn = [(rng.choice(list(act.PRAYER.values())) if status in act.PRAYER.values()
+                      else rng.choice([status, None]), turns) for status, turns in sorted(f.unseen.items())]
+            f.statuses = f.statuses_seen_by(side)
+            f.unseen = {}
+            for status, turns in drawn:
+                if status:
+                    f.add_status(status, turns, unseen=True)
+        return out
 
     # --- odds ------------------------------------------------------------------------------
 
@@ -509,7 +299,7 @@ class Eisdrachen(RuleModule):
         parts: dict[str, list] = {}
         sixth = Fraction(1, 6)
         for k in range(1, 7):
-            landing, _ = space.scatter(state.battlefield, fig.tile, aim, k)
+            landing, _ = space.scatter_along(state.battlefield, fig.tile, aim, k)
             key = f"landing:{act.tile_key(landing)}"
             landings[key] = landings.get(key, Fraction(0)) + sixth
             for v in act.blast_victims(state, landing):
@@ -555,11 +345,18 @@ class Eisdrachen(RuleModule):
             expired = sorted(k for k, turns in f.statuses.items() if not turns or min(turns) < state.turn)
             if expired:
                 problems.append(f"{f.id}: statuses {expired} outlived their turns")
-            if f.allowance < 0 or (f.id == state.active and state.actions_left < 0):
+            unknown = sorted(k for k, turns in f.unseen.items() if not set(turns) <= set(f.statuses.get(k, ())))
+            if unknown:
+                problems.append(f"{f.id}: unseen statuses {unknown} it does not have")
+            if f.allowance < 0:
                 problems.append(f"{f.id}: negative action count")
-        if state.phase == "action" and not state.over and not state.sub:
-            if state.active is None or not state.figure(state.active).alive:
-                problems.append("action phase without a living active figure")
+        if any(isinstance(s, Act) and s.left < 0 for s in state.steps.upcoming()):
+            problems.append("an activation with a negative action count")
+        d = state.steps.waiting
+        if d is not None and d.kind == "action" and not state.figure(d.figure).alive:
+            problems.append(f"{d.figure}: asked for an action while dead")
+        if state.over != (d is None):
+            problems.append("the battle is over but a decision waits" if state.over else "no decision waits")
         tiles = [t.tile for t in state.tokens]
         if len(tiles) != len(set(tiles)):
             problems.append("two trap tokens share a tile")

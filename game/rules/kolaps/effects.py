@@ -1,16 +1,17 @@
 """What happens to a character: rolls, morale, fatigue, wounds, criticals, removal (§5.18–§5.32).
 
-``Ctx`` carries the state, the match's dice and the growing event list through one answer, so every
-die rolled lands in a "dice" event in roll order.
+``Ctx`` is what the steps of one answer work in (the module's ``context``): the state, the match's dice
+and the growing event list, so every die rolled lands in a "dice" event in roll order.
 """
 from __future__ import annotations
 
+from ...engine import events as ev
 from ...engine import space
 from ...engine.dice import Dice
 from ...engine.events import Event
 from .combat import ENGAGEMENT_CM, modified_values, zone_modifier
-from .model import (MUTINOUS, NORMAL, PINNED, ROUTING, SHELTERED, WITHDRAWING, ZONE_MAX, ZONES, Character,
-                    KolapsState)
+from .model import (MUTINOUS, NORMAL, PINNED, ROUTING, SHELTERED, TOTAL_BOXES, WITHDRAWING, ZONE_MAX, ZONES,
+                    Character, KolapsState)
 from .pools import AUTOMATIC, IMPOSSIBLE, RollResult, clamp_difficulty, dice_count, judge, notation, threshold
 
 # morale loss by severity row and initial rank 1..4 (§5.23)
@@ -49,7 +50,6 @@ class Ctx:
         self.dice = dice
         self.data = data
         self.events: list[Event] = []
-        self.answered = None            # the option just answered, to skip regenerating it
 
     @property
     def bf(self):
@@ -70,9 +70,10 @@ class Ctx:
 
     # --- dice -------------------------------------------------------------------
 
-    def roll(self, ch: Character | None, purpose: str, n: int, rule: str, **extra) -> list[int]:
+    def roll(self, ch: Character | None, purpose: str, n: int, rule: str, needed=None, **extra) -> list[int]:
+        """``n`` D6 rolled by ``ch`` (None: one die per side, a roll-off), shown in one dice event."""
         values = self.dice.roll(n, 6, f"kolaps {rule} {purpose}")
-        self.ev("dice", rule, figure=ch.id if ch else None, purpose=purpose, values=values, sides=6, **extra)
+        self.events.append(ev.dice(ch.id if ch else None, values, purpose, rule, needed=needed, **extra))
         return values
 
     def test(self, ch: Character, raw: int, purpose: str, rule: str, need: int | None = None,
@@ -103,9 +104,8 @@ class Ctx:
         ch.morale = max(1, min(6, ch.morale + delta))
         if ch.morale != before or delta:
             self.ev("morale", rule, figure=ch.id, before=before, after=ch.morale, cause=cause)
-        if ch.morale <= 2 and ch.ambush_armed:
-            ch.ambush_armed = False
-            self.ev("ambush_ended", "5.15", visible_to=ch.side, figure=ch.id, reason="morale")
+        if ch.morale <= 2:
+            self.end_ambush(ch, "morale")
         if ch.morale >= 2 and ch.morale_state in (ROUTING, MUTINOUS):
             ch.morale_state = NORMAL
             self.ev("morale_state", "5.21", figure=ch.id, state=NORMAL)
@@ -122,6 +122,15 @@ class Ctx:
             self.change_morale(ch, -1, "failure", "5.31")
 
     # --- state changes -----------------------------------------------------------
+
+    def end_ambush(self, ch: Character, reason: str) -> None:
+        """§5.15: the ambush ends (its own activation, morale 2 or less, KO, removal, mutiny). What ended it
+        is public, so the enemy now knows it lies in no ambush; only the owner is told one has ended."""
+        ch.quiet_turn = None
+        if ch.ambush_armed:
+            ch.ambush_armed = False
+            ch.ambush_order = None
+            self.ev("ambush_ended", "5.15", visible_to=ch.side, figure=ch.id, reason=reason)
 
     def fall_prone(self, ch: Character, cause: str, rule: str) -> None:
         if not ch.prone:
@@ -175,15 +184,25 @@ class Ctx:
         ch.ready_weapon = "unarmed"
         self.ev("dropped", rule, figure=ch.id, weapon=w, tile=ch.tile)
 
+    def drop_left(self, ch: Character, rule: str) -> None:
+        """A wounded left arm lets go of the left-hand item: it lies on the tile until picked up (§5.26)."""
+        w = ch.left_hand
+        if w is None:
+            return
+        ch.weapons.remove(w)
+        ch.left_hand = None
+        self.state.ground.append([ch.tile, w])
+        self.ev("dropped", rule, figure=ch.id, weapon=w, tile=ch.tile, hand="left_hand")
+
     def remove(self, ch: Character, cause: str, rule: str) -> None:
         """Out of action (or fled): allies in the same AFF lose morale (§5.21, A79)."""
         if not ch.in_play:
             return
         ch.in_play = False
         ch.casualty = cause
-        ch.ambush_armed = False
+        self.end_ambush(ch, cause)
         ch.huddled = False
-        self.ev("removed", rule, figure=ch.id, cause=cause)
+        self.events.append(ev.removed(ch.id, cause, rule))
         if ch.aff is not None and cause != "fled":
             for ally in self.in_play():
                 if ally.aff == ch.aff and controller(ally) == controller(ch) and ally.id != ch.id:
@@ -220,7 +239,7 @@ class Ctx:
 
     def knock_out(self, ch: Character, count: int) -> None:
         ch.ko_activations_left = count
-        ch.ambush_armed = False
+        self.end_ambush(ch, "knocked_out")
         if not ch.activated_this_turn:
             ch.activated_this_turn = True
             ch.commitment_excused_this_turn = True
@@ -228,6 +247,13 @@ class Ctx:
         self.ev("knocked_out", "5.26", figure=ch.id, activations=count)
 
     # --- wounds -----------------------------------------------------------------
+
+    def wound(self, ch: Character, zone: str, boxes: int, rule: str) -> None:
+        """Tick ``zone`` up to ``boxes``: the free wound boxes are the character's gauge."""
+        amount = boxes - ch.wounds[zone]
+        ch.wounds[zone] = boxes
+        self.events.append(ev.damaged(ch.id, "wound_boxes", amount, TOTAL_BOXES - ch.total_wounds(), rule,
+                                      zone=zone, boxes=boxes, maximum=ZONE_MAX[zone]))
 
     def survival(self, ch: Character, rule: str) -> bool:
         if self.passes(ch, 1, "survival", rule):
@@ -246,9 +272,7 @@ class Ctx:
                 row=row, name=SEVERITY_NAME[row])
         for _ in range(SEVERITY_WOUNDS[row]):
             if victim.wounds[zone] < ZONE_MAX[zone]:
-                victim.wounds[zone] += 1
-                self.ev("wound", "5.23", figure=victim.id, zone=zone, boxes=victim.wounds[zone],
-                        maximum=ZONE_MAX[zone])
+                self.wound(victim, zone, victim.wounds[zone] + 1, "5.23")
                 if victim.wounds[zone] < ZONE_MAX[zone]:
                     continue
             if not self.survival(victim, "5.25"):
@@ -281,6 +305,7 @@ class Ctx:
         amount = clamp_amount(severity)
         self.ev("secondary_effect", "5.26", figure=ch.id, zone=zone, amount=amount)
         if zone == "left_arm":
+            self.drop_left(ch, "5.26")
             ch.no_two_handed_next_activation = True
         elif zone == "right_arm":
             self.drop_weapon(ch, "5.26")
@@ -307,8 +332,7 @@ class Ctx:
         if not self.passes(victim, difficulty, "critical_survival", "5.27"):
             self.remove(victim, "out_of_action", "5.27")
             return
-        victim.wounds[zone] = ZONE_MAX[zone]
-        self.ev("wound", "5.27", figure=victim.id, zone=zone, boxes=ZONE_MAX[zone], maximum=ZONE_MAX[zone])
+        self.wound(victim, zone, ZONE_MAX[zone], "5.27")
         self.start_hemorrhage(victim, zone)
         if zone not in victim.critical:
             victim.critical.append(zone)
@@ -316,6 +340,8 @@ class Ctx:
             victim.right_arm_malus = True
         if die in (1, 2) and self.data["weapons"][victim.ready_weapon].get("hands", 0) == 2:
             self.ev("weapon_unusable", "5.27", figure=victim.id, weapon=victim.ready_weapon)
+        if die in (1, 2) and victim.left_hand is not None:     # "a weapon and an object" no longer
+            self.ev("weapon_unusable", "5.27", figure=victim.id, weapon=victim.left_hand)
         if die == 3:
             self.fall_prone(victim, "crippled_leg", "5.27")
             victim.permanently_prone = True
@@ -347,8 +373,7 @@ class Ctx:
                     del ch.hemorrhage[zone]
                     self.ev("hemorrhage_stopped", "5.28", figure=ch.id, zone=zone)
                 continue
-            ch.wounds[zone] = min(ZONE_MAX[zone], ch.wounds[zone] + 1)
-            self.ev("wound", "5.28", figure=ch.id, zone=zone, boxes=ch.wounds[zone], maximum=ZONE_MAX[zone])
+            self.wound(ch, zone, min(ZONE_MAX[zone], ch.wounds[zone] + 1), "5.28")
             if ch.wounds[zone] >= ZONE_MAX[zone] and not self.survival(ch, "5.28"):
                 return
 

@@ -8,13 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from ...engine.battlefield import Tile
-from ...engine.decision import Decision
+from ...engine.steps import StepStack
 from ...errors import RulesError
 
 DATA_FILE = Path(__file__).parent / "data" / "kolaps.json"
 
 ZONES = ("left_arm", "right_arm", "legs", "belly", "chest", "head")
 ZONE_MAX = {"left_arm": 3, "right_arm": 3, "legs": 3, "belly": 2, "chest": 1, "head": 1}
+TOTAL_BOXES = sum(ZONE_MAX.values())
 # modifier to the next hit's severity by the zone's current wounds (§5.24, A43)
 ZONE_MODIFIER = {"left_arm": (0, 1, 1, 2), "right_arm": (0, 1, 1, 2), "legs": (0, 1, 2, 2),
                  "belly": (0, 1, 2), "chest": (0, 2), "head": (0, 3)}
@@ -36,6 +37,18 @@ def load_data(path: Path = DATA_FILE) -> dict:
             if w not in data["weapons"]:
                 raise RulesError(f"{path}: archetypes.{name}", f"unknown weapon '{w}'")
     return data
+
+
+@dataclass(frozen=True)
+class Order:
+    """A standing ambush order (§5.15), stipulated in secret when the ambush is declared: it fires by itself
+    at the first moment of an enemy activation that meets it. ``trigger`` is "first" (the first enemy that
+    offers a shot or a strike), "near" (the first within ``within`` cm), "only" (only ``target``) or
+    "after" (once the enemy's action is resolved)."""
+
+    trigger: str
+    within: int | None = None
+    target: str | None = None
 
 
 @dataclass
@@ -74,6 +87,8 @@ class Character:
     huddled: bool = False
     ambush_armed: bool = False
     ambush_declared_turn: int | None = None
+    ambush_order: Order | None = None
+    quiet_turn: int | None = None                       # public: see ``may_lie_in_ambush``
     no_two_handed_next_activation: bool = False
     no_offensive_next_activation: bool = False
     no_offensive_turn: int | None = None
@@ -82,6 +97,7 @@ class Character:
     morale_state: str = NORMAL
     weapons: list = field(default_factory=list)
     ready_weapon: str = "unarmed"
+    left_hand: str | None = None                        # a carried one-handed item held in the left hand
     jammed: list = field(default_factory=list)
     uses_left: dict = field(default_factory=dict)
     specialisations: list = field(default_factory=list)
@@ -92,6 +108,11 @@ class Character:
     morale_preset: bool = False                         # a scenario fixed it: no initial roll
     catch_breath_declared: bool = False
     rally_declared: bool = False
+
+    def may_lie_in_ambush(self) -> bool:
+        """What the enemy knows of its ambush: its last activation (turn ``quiet_turn``) offered one and ended
+        with nothing to see, so it may have declared one; None once something public rules it in or out."""
+        return self.quiet_turn is not None
 
     def total_wounds(self) -> int:
         return sum(self.wounds.values())
@@ -123,19 +144,17 @@ class KolapsState:
     next_aff: int = 1
     last_actor_side: int | None = None
     to_play: int | None = None
-    queue: list = field(default_factory=list)            # pending steps, each a plain dict
-    choice: Decision | None = None
+    steps: StepStack = field(default_factory=StepStack)
     auction: dict = field(default_factory=dict)
     ground: list = field(default_factory=list)           # [tile, weapon] lying on the battlefield
     finished: bool = False
     winner: int | None = None
     end_reason: str = ""
-    reactions: list = field(default_factory=list)       # reactions owed once the current action ends
 
     def __deepcopy__(self, memo):
-        """The battlefield and the pending Decision (frozen, never mutated) are shared; the rest is copied."""
+        """The battlefield is shared (KOLAPS never changes it); the rest is copied."""
         new = copy.copy(self)
         for name in self.__dataclass_fields__:
-            if name not in ("bf", "choice"):
+            if name != "bf":
                 setattr(new, name, copy.deepcopy(getattr(self, name), memo))
         return new

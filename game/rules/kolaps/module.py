@@ -1,41 +1,37 @@
 """The KOLAPS : Ground Zero rule module: the interface the Match, the AI and the window use."""
 from __future__ import annotations
 
-import dataclasses
+import copy
 from fractions import Fraction
 from pathlib import Path
 
 from ...engine.battlefield import Battlefield
-from ...engine.decision import Decision, Option
+from ...engine.decision import Option
 from ...engine.deploy import deploy
-from ...engine.dice import Dice
-from ...engine.events import Event
 from ...errors import RulesError
 from ...engine.protocol import Army, FigureView, Gauge, Marker, Odds, Outcome, RuleModule, canonical
-from . import flow
 from .combat import (blast_difficulty, hit_rows, modified_values, severity_dice, shot_difficulty,
                      strike_difficulty)
-from .effects import Ctx, controller, hostile
-from .model import DATA_FILE, ZONE_MAX, ZONES, Character, KolapsState, load_data
-from .options import ATTACKS, friendly_crossed
+from .effects import Ctx, controller
+from .model import DATA_FILE, TOTAL_BOXES, ZONE_MAX, ZONES, Character, KolapsState, Order, load_data
+from .options import AMBUSH_ACTIONS, ATTACKS, ambush_orders, as_seen_by, friendly_crossed, order_of
 from .pools import critical_failure_table, notation, roll_odds, threshold
+from .steps import Activate, Assessment, Setup, SimpleAction, TurnStart, next_side
 
-TOTAL_BOXES = sum(ZONE_MAX.values())
 
-
-def as_seen_by(shooter: Character, target: Character) -> Character:
-    """The target as the shooter's side knows it: an enemy's armed ambush is secret (§5.15), so the odds
-    shown before committing count the enemy's offensive box against its cover as if no ambush were armed."""
-    if target.ambush_armed and hostile(shooter, target):
-        return dataclasses.replace(target, ambush_armed=False)
-    return target
+def ambush_marker(order: Order) -> Marker:
+    """The standing order on its ambusher, as its own side sees it."""
+    if order.trigger == "near":
+        return Marker("ambush_near", within=order.within)
+    return Marker("ambush" if order.trigger == "first" else f"ambush_{order.trigger}")
 
 
 class Kolaps(RuleModule):
     id = "kolaps"
     names = {"fr": "KOLAPS : Ground Zero", "en": "KOLAPS: Ground Zero"}
+    version = "2"                   # 2: ambushes are stipulated with a standing order (§5.15)
     default_max_turns = 10
-    secret_markers = ("hidden", "ambush")
+    secret_markers = ("hidden",) + AMBUSH_ACTIONS         # one marker per standing order, seen by its side only
 
     def __init__(self, data_path: Path = DATA_FILE):
         self._path = data_path
@@ -79,39 +75,50 @@ class Kolaps(RuleModule):
                     if key in fig:
                         setattr(ch, key, fig[key])
                 ch.morale_preset = "morale" in fig
+                if "left_hand" in fig:
+                    ch.left_hand = self.left_hand_item(fig["left_hand"], ch, f"army {side} figure {i + 1}")
                 ch.wounds.update(fig.get("wounds", {}))
                 ch.mvt_mod, ch.cib_mod, ch.rng_mod = modified_values(ch)
                 chars[cid] = ch
         state = KolapsState(bf=battlefield, width=battlefield.width, height=battlefield.height,
                             cm_per_tile=battlefield.cm_per_tile, max_turns=max_turns, chars=chars)
-        state.queue.append({"op": "setup"})
-        state.choice = Decision(0, "start", (Option("begin", "begin"),), info={"rule": "3.1"})
-        return state
+        state.steps.push(Setup())
+        return self.begin(state)
 
-    # --- the protocol -----------------------------------------------------------
+    def left_hand_item(self, name, ch: Character, place: str) -> str:
+        """A figure may start with a carried one-handed item in its left hand, beside a one-handed weapon."""
+        weapons = self.data["weapons"]
+        if name not in ch.weapons or weapons[name].get("hands", 0) != 1 or name == ch.ready_weapon:
+            raise RulesError(place, f"left_hand '{name}' must be another one-handed item the figure carries")
+        if weapons[ch.ready_weapon].get("hands", 0) == 2:
+            raise RulesError(place, f"left_hand '{name}': the ready weapon '{ch.ready_weapon}' takes both hands")
+        return name
 
-    def context(self, state, dice):
-        raise RulesError(self.id, "runs on its own turn machinery until it is moved onto the step stack")
+    # --- the procedure ------------------------------------------------------------
 
-    def refill(self, game) -> bool:
-        raise RulesError(self.id, "runs on its own turn machinery until it is moved onto the step stack")
+    def context(self, state: KolapsState, dice) -> Ctx:
+        return Ctx(state, dice, self.data)
+
+    def refill(self, game: Ctx) -> bool:
+        """The next regular activation, or the assessment once everyone has acted, or the next turn."""
+        state = game.state
+        if state.finished:
+            return False
+        if state.phase == "action":
+            side = next_side(game)
+            if side is None:
+                state.phase = "assessment"
+                state.steps.push(Assessment())
+            else:
+                state.steps.push(Activate(side))
+        else:
+            state.steps.push(TurnStart())
+        return True
 
     def tactical_ai(self, seed: int, level: str = "normal"):
-        from ...ai.kolaps import KolapsAI
+        from .ai import KolapsAI
 
         return KolapsAI(seed)
-
-    def pending(self, state: KolapsState) -> Decision | None:
-        if state.finished:
-            return None
-        if state.choice is None:
-            raise RulesError("kolaps", "no decision pending (the queue ran dry)")
-        return state.choice
-
-    def apply(self, state: KolapsState, option: Option, dice: Dice) -> list[Event]:
-        ctx = Ctx(state, dice, self.data)
-        flow.answer(ctx, option)
-        return ctx.events
 
     def outcome(self, state: KolapsState) -> Outcome | None:
         if not state.finished:
@@ -128,6 +135,8 @@ class Kolaps(RuleModule):
         for ch in sorted(state.chars.values(), key=lambda c: c.id):
             markers = [Marker("morale", value=ch.morale), Marker("fatigue", value=ch.fatigue),
                        Marker("weapon", weapon=ch.ready_weapon)]
+            if ch.left_hand is not None:
+                markers.append(Marker("left_hand", weapon=ch.left_hand))
             for flag, name in ((ch.is_avatar, "avatar"), (ch.offensive, "offensive"), (ch.prone, "prone"),
                                (ch.huddled, "huddled"), (ch.activated_this_turn, "activated"),
                                (bool(ch.hemorrhage), "hemorrhage"), (bool(ch.critical), "critical"),
@@ -139,15 +148,49 @@ class Kolaps(RuleModule):
             if ch.morale_state != "normal":
                 markers.append(Marker(ch.morale_state))
             if ch.ambush_armed and (viewer is None or viewer == ch.side):
-                markers.append(Marker("ambush"))
+                markers.append(ambush_marker(ch.ambush_order))
             out.append(FigureView(ch.id, controller(ch), ch.tile, ch.name,
                                   (Gauge("wound_boxes", TOTAL_BOXES - ch.total_wounds(), TOTAL_BOXES),),
                                   tuple(markers), ch.in_play, kind=ch.archetype))
         return out
 
+    # --- what each side may know ------------------------------------------------------
+
+    def observe(self, state: KolapsState, side: int) -> KolapsState:
+        """The other side's ambushes are secret (§5.15): ``side`` believes none is armed, and a declaration
+        still to resolve reads as the end of the activation it looks like."""
+        seen = copy.deepcopy(state)
+        for ch in seen.chars.values():
+            if ch.side != side:
+                ch.ambush_armed, ch.ambush_order, ch.ambush_declared_turn = False, None, None
+        for step in seen.steps.steps:
+            if isinstance(step, SimpleAction) and step.action == "ambush" and seen.chars[step.fig].side != side:
+                step.action, step.value, step.key = "end", None, "end"
+        return seen
+
+    def disguise(self, state: KolapsState, side: int, rng) -> KolapsState:
+        """Every enemy character that may lie in ambush (its last activation offered one and showed nothing)
+        is drawn afresh: no ambush, or one with any standing order it could have stipulated."""
+        new = copy.deepcopy(state)
+        ctx = Ctx(new, None, self.data)
+        declaring = {s.fig: s for s in new.steps.steps if isinstance(s, SimpleAction) and s.action in ("end", "ambush")}
+        for ch in sorted(new.chars.values(), key=lambda c: c.id):
+            if ch.side == side or not ch.may_lie_in_ambush():
+                continue
+            order = order_of(rng.choice(ambush_orders(ctx, ch))) if rng.random() < 0.5 else None
+            step = declaring.get(ch.id)
+            if step is not None:            # its declaration is still to resolve
+                step.action, step.value, step.key = ("ambush", order, "ambush") if order else ("end", None, "end")
+            else:
+                ch.ambush_armed, ch.ambush_order = order is not None, order
+                ch.ambush_declared_turn = ch.quiet_turn if order else None
+        return new
+
     # --- odds -----------------------------------------------------------------------
 
     def odds(self, state: KolapsState, option: Option) -> Odds | None:
+        if option.action == "encourage" and option.figure in state.chars:
+            return self._encourage_odds(state.chars[option.figure], state.turn)
         action = "strike" if option.action == "knife" else option.action
         if action not in ATTACKS or option.figure not in state.chars or option.target not in state.chars:
             return None
@@ -183,11 +226,19 @@ class Kolaps(RuleModule):
                    "severity_given_hit": {f"severity:{r}": q for r, q in sorted(rows.items())},
                    "wound_given_hit": sum((q for r, q in rows.items() if r >= 3), Fraction(0)),
                    "critical_failure_results": mishaps}
-        info = state.choice.info if state.choice is not None and state.choice.figure == a.id else {}
+        waiting = state.steps.waiting
+        info = waiting.info if waiting is not None and waiting.figure == a.id else {}
         if info.get("mode") == "reaction" and info.get("attacker") not in (None, t.id):
             # §5.20: reacting against another than the attacker first needs a difficulty-3 permission roll
             details["target_check"] = roll_odds(3, need)["success"]
         return Odds(action, outcomes, details)
+
+    @staticmethod
+    def _encourage_odds(helper: Character, turn: int) -> Odds:
+        """The helper's difficulty-2 roll, then a D6: +2 morale on a 6, +1 otherwise."""
+        p = roll_odds(2, threshold(helper.rank(turn)))["success"]
+        return Odds("encourage", {"morale_gain:2": p / 6, "morale_gain:1": p * 5 / 6, "failure": 1 - p},
+                    {"success": p})
 
     def _blast_odds(self, state: KolapsState, a: Character, primary: Character, w: dict) -> Odds:
         """Every figure within 2X of the impact rolls its own 2+ attack (§5.34.5)."""
@@ -230,7 +281,7 @@ class Kolaps(RuleModule):
             if ch.aff is not None and not any(o.aff == ch.aff and o.in_play and controller(o) != controller(ch)
                                               for o in state.chars.values()):
                 problems.append(f"{ch.id} keeps AFF {ch.aff} without an adversary")
-        if not state.finished and state.choice is None:
+        if not state.finished and state.steps.waiting is None:
             problems.append("no decision pending")
         return problems
 

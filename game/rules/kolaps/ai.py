@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import random
 
-from ..engine import space
-from ..engine.decision import Decision, Option
-from ..engine.match import Observation
-from ..rules.kolaps.combat import behind_cover, line_of_sight, zone_modifier
-from ..rules.kolaps.effects import Ctx, controller, hostile
-from ..rules.kolaps.model import ZONES
-from ..rules.kolaps.options import ATTACKS, can_offend, destinations, legal_target, static_attacks, usable, weapon
+from ...engine import space
+from ...engine.decision import Decision, Option
+from ...engine.match import Observation
+from .combat import behind_cover, line_of_sight
+from .effects import Ctx, controller, hostile
+from .options import (AMBUSH_ACTIONS, ORDER_RANGES, Conduct, can_offend, destinations, legal_target, static_attacks,
+                      usable, weapon)
+from .steps import eligible, severity_row
 
 ROW_VALUE = {1: 0.1, 2: 0.25, 3: 1.0, 4: 1.0, 5: 2.0, 6: 3.0}
 CRITICAL_VALUE = 4.0
@@ -48,7 +49,7 @@ class KolapsAI:
         for t in ctx.in_play():
             if not legal_target(ctx, ch, t):
                 continue
-            if w["range"] is not None and usable(ctx, ch, ch.ready_weapon, {}):
+            if w["range"] is not None and usable(ctx, ch, ch.ready_weapon):
                 reach_cm = w["range"] if "explosion" in w["traits"] else 2 * w["range"]
                 if space.within_cm(ch.tile, t.tile, reach_cm, cpt) and line_of_sight(ctx.bf, ch.tile, t.tile):
                     return True
@@ -69,7 +70,6 @@ class KolapsAI:
 
     def _bid(self, match: Observation, decision: Decision) -> str:
         ctx = self._ctx(match)
-        from ..rules.kolaps.flow import eligible
         mine = [c for c in self._mine(ctx, decision.side) if eligible(ctx, c)]
         e = len(mine)
         u = sum(1 for c in mine if c.morale >= 4 and self._opportunity(ctx, c))
@@ -106,7 +106,7 @@ class KolapsAI:
         best, best_score = None, None
         for o in decision.options:
             ch = ctx.char(o.figure)
-            opts = static_attacks(ctx, ch, {"mode": "regular"}) if can_offend(ctx, ch, {"mode": "regular"}) else []
+            opts = static_attacks(ctx, ch, Conduct()) if can_offend(ctx, ch, Conduct()) else []
             score = max((self._attack_value(match, x) for x in opts), default=0.0)
             score += 0.01 * ch.rank(ctx.turn) + self._rng.random() * 1e-3
             if best_score is None or score > best_score:
@@ -167,6 +167,15 @@ class KolapsAI:
                 return True
         return False
 
+    @staticmethod
+    def _standing_order(ctx: Ctx, ch) -> str:
+        """The ambush it stipulates (§5.15): a gun waits for an enemy within the first order range that covers
+        its effective range, not a hopeless shot at extreme range; a contact weapon waits for the first
+        enemy that comes into reach."""
+        r = weapon(ctx, ch.ready_weapon)["range"]
+        near = next((cm for cm in ORDER_RANGES if r is not None and cm >= r), None)
+        return "ambush" if near is None else f"ambush:near:{near}"
+
     def _score(self, match: Observation, ctx: Ctx, ch, o: Option, shot_values: dict) -> float:
         a = o.action
         here = self._position_value(ctx, ch, ch.tile)
@@ -183,8 +192,8 @@ class KolapsAI:
         if a in ("walk", "run"):
             tired = 0.3 if ch.fatigue >= 4 else 0.0
             return self._position_value(ctx, ch, o.tile) - here - (0.1 + tired if a == "run" else 0.0)
-        if a == "ambush":
-            return 0.45 + bonus * 0.9
+        if a in AMBUSH_ACTIONS:
+            return 0.45 + bonus * 0.9 + (0.01 if o.key == self._standing_order(ctx, ch) else 0.0)
         if a == "cover":
             if ch.morale_state == "withdrawing":
                 return 1.0
@@ -193,14 +202,20 @@ class KolapsAI:
             return 0.1 if ch.morale_state == "pinned" else -0.2
         if a == "stand":
             return 0.35
+        if a == "encourage":                   # a friend back in the fight, at the chance of the roll
+            return 1.2 * float(match.rules.odds(match.state, o).details["success"])
         if a == "rally":                       # difficulty 2: worth an activation when morale is low
             return 0.6 if ch.morale <= 3 else 0.25 if ch.morale == 4 else 0.05
         if a == "catch_breath":
             return 0.08 * ch.fatigue
         if a in ("unjam", "pickup", "reload"):
             return 0.9
+        if a == "pickup_left":
+            return 0.85
+        if a == "take_left":                   # a second weapon at hand, for the next activation
+            return 0.05
         if a == "change_weapon":
-            if not usable(ctx, ch, ch.ready_weapon, {}) or ch.ready_weapon == "unarmed":
+            if not usable(ctx, ch, ch.ready_weapon) or ch.ready_weapon == "unarmed":
                 return 0.7 if o.value != "grenade" else 0.3
             return -0.1
         if a == "flee":
@@ -231,12 +246,8 @@ class KolapsAI:
 
     def _burst_swap(self, match: Observation, decision: Decision) -> str:
         victim = match.state.chars[decision.info["victim"]]
-
-        def expected(s, loc):
-            zone = ZONES[loc - 1]
-            return ROW_VALUE[min(6, s + zone_modifier(victim, zone))]
         s, loc = decision.info["severity"], decision.info["location"]
-        return "swap" if expected(loc, s) > expected(s, loc) else "no_swap"
+        return "swap" if severity_row(victim, loc, s) > severity_row(victim, s, loc) else "no_swap"
 
     def _incident(self, match, decision):
         return "jam"
@@ -249,17 +260,5 @@ class KolapsAI:
         ch = ctx.char(decision.figure)
         return "respond" if ch.offensive and ch.morale >= 3 else "decline"
 
-    def _ambush(self, match: Observation, decision: Decision) -> str:
-        return self._best_attack(match, decision)
-
     def _knife(self, match: Observation, decision: Decision) -> str:
         return next(o.key for o in decision.options if o.key != "pass")
-
-    def _best_attack(self, match: Observation, decision: Decision) -> str:
-        best, best_score = "pass", -1.0
-        for o in decision.options:
-            if o.action in ATTACKS:
-                v = self._attack_value(match, o)
-                if v > best_score:
-                    best, best_score = o.key, v
-        return best

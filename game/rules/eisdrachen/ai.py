@@ -1,21 +1,22 @@
 """A tactical Eisdrachen player in the Wesnoth manner: score every candidate option, play the best.
 
 Scores are expected PV swings from the module's exact odds, plus positional terms for moves
-(can I shoot from there, how many enemies can shoot me there, how far is the fight). It only
-looks at what its own side may see: hidden enemies are ignored. Ties break on the seeded
-generator, so a game is reproducible from its seed.
+(can I shoot from there, how many enemies can shoot me there, how far is the fight). It reads
+only its side's observation (``Eisdrachen.observe``): hidden enemies are absent from it, enemy
+tokens unread, an enemy's unseen blessings unknown. Ties break on the seeded generator, so a
+game is reproducible from its seed.
 """
 from __future__ import annotations
 
 import random
 from fractions import Fraction
 
-from ..engine import space
-from ..engine.decision import Decision
-from ..engine.match import Observation
-from ..rules.eisdrachen import actions as act
-from ..rules.eisdrachen.combat import weapon
-from ..rules.eisdrachen.state import Figure, State, const
+from ...engine import space
+from ...engine.decision import Decision
+from ...engine.match import Observation
+from . import actions as act
+from .combat import weapon
+from .state import Figure, State, const
 
 KILL_BONUS = 2.0
 FRIENDLY_FIRE = 1.5
@@ -50,7 +51,7 @@ class EisdrachenAI:
 
     @staticmethod
     def _enemies(state: State, side: int) -> list[Figure]:
-        return [f for f in state.figures if f.alive and f.side != side and not f.hidden]
+        return [f for f in state.figures if f.alive and f.side != side]
 
     @staticmethod
     def _nearest(tile, figures: list[Figure]) -> float:

@@ -1,0 +1,253 @@
+"""Mordgrave's tactical AI: every option of every decision is scored by its expected value from the exact
+odds (odds.py), ties broken by the AI's own seeded generator. It reads only its side's observation.
+
+It plays the Leader phases as the rules mean them: it takes first the Leader with the most friends in its
+bubble, activates them all, moves every one of them before any fights (so each fight gets the
+outnumbering of the others, 3.4), charges where a charge pays, and keeps its troops near their Chief.
+"""
+from __future__ import annotations
+
+import random
+
+from ...engine import space
+from ...engine.battlefield import Tile
+from ...engine.decision import Decision, Option
+from .combat import band, melee_terms, ranged_weapon, shot_terms, template_tiles
+from .odds import effect, melee_tiers, shot_tiers
+from .options import bubble, in_bubble, shooting_weapons
+from .state import Figure, State, rule
+from .steps import Melee
+
+EFFECT_VALUE = {"push": 0.2, "difficulty": 1.0, "wound": 3.0, "out": 6.0, "horrible": 7.0}
+LEADER_WEIGHT = 1.5
+SHORTLIST = 8           # moves of a shooter whose shots are worked out in full
+TARGETS = 3             # the nearest enemies in range a shot from a move is worked out against
+SHOOTER_RANGE = 9       # a weapon that reaches this far makes a figure keep its distance
+
+
+def worth(f: Figure) -> float:
+    return LEADER_WEIGHT if f.leader else 1.0
+
+
+class Sight:
+    """What one figure's choice turns on, worked out once per decision: the enemies, who holds them in
+    contact without it, its weapons, and where its Chief stands."""
+
+    def __init__(self, st: State, f: Figure):
+        self.st, self.f = st, f
+        self.foes = [g for g in st.living() if g.side != f.side]
+        friends = [g for g in st.living(f.side) if g is not f]
+        self.held = {g.id for g in self.foes if any(space.adjacent(g.tile, h.tile) for h in friends)}
+        self.weapons = [(wid, ranged_weapon(wid)) for wid in shooting_weapons(f)]
+        reaching = [w["range"] for _, w in self.weapons if w.get("range", 0) >= SHOOTER_RANGE]
+        self.keep_at = max(reaching) * 2 // 3 if reaching else None
+        self.chief = next((g for g in friends if g.role == "chief"), None)
+
+    def touching(self, tile: Tile) -> list[Figure]:
+        return [g for g in self.foes if space.adjacent(g.tile, tile)]
+
+    def standing(self, tile: Tile) -> float:
+        """How good ``tile`` is to end the turn on: close to the enemy (melee) or at range (shooters),
+        and inside the Chief's bubble for the next Leader phase."""
+        if not self.foes:
+            return 0.0
+        near = min(space.distance(tile, g.tile) for g in self.foes)
+        if self.keep_at is not None:
+            value = -0.08 * abs(near - self.keep_at) - (0.6 if self.touching(tile) else 0.0)
+        else:
+            value = -0.15 * near
+        if self.chief is not None and space.within(tile, self.chief.tile, bubble(self.chief)):
+            value += 0.3
+        return value
+
+
+class MordgraveAI:
+    name = "tactical"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+        self._melee: dict = {}
+        self._shots: dict = {}
+        self._sight: dict = {}
+        self._doors = b""
+
+    def choose(self, observation, decision: Decision) -> str:
+        st: State = observation.state
+        doors = st.battlefield.door.tobytes()
+        if doors != self._doors:            # lines of sight depend on the ground and its doors only
+            self._sight, self._doors = {}, doors
+        scorer = getattr(self, f"score_{decision.kind}", None)
+        if scorer is None or len(decision.options) == 1:
+            return decision.options[0].key
+        scores = scorer(st, decision)
+        best = max(scores)
+        return self.rng.choice([o for o, s in zip(decision.options, scores) if s >= best - 1e-9]).key
+
+    # --- expected values from the exact odds ------------------------------------------------
+
+    def fight_value(self, st: State, me: Figure, other: Figure, attacker: Figure, charge: bool, concentrate: bool,
+                    modes: dict) -> float:
+        """Expected value of one combat phase for ``me``: what the enemy suffers minus what ``me`` does."""
+        defender = other if me is attacker else me
+        a, d = melee_terms(st, attacker, defender, charge, concentrate, modes)
+        key = (a, d, attacker.vit, defender.vit)
+        table = self._melee.get(key)
+        if table is None:
+            table = self._melee[key] = melee_tiers(a, d)
+        figures = (attacker, defender)
+        mine = 0 if me is attacker else 1
+        total = 0.0
+        for (winner, t), n in table.items():
+            if winner is not None:
+                loser = figures[1 - winner]
+                v = EFFECT_VALUE[effect(t, loser)] * worth(loser)
+                total += n * (v if winner == mine else -v)
+        return total / 400
+
+    def shot_value(self, st: State, f: Figure, target: Figure, wid: str, concentrate: bool,
+                   double: bool = False) -> float:
+        """Expected value of a shot (a friend hit counts against); a Double shot as twice one at −3."""
+        s = shot_terms(st, f, target, wid, concentrate, double)
+        sign = -1.0 if target.side == f.side else 1.0
+        if "destabilisation" in s.weapon["rules"]:
+            stun = sum(1 for ns in range(rule("destabilisation_from"), 21) for nt in range(1, 21)
+                       if ns + s.shooter > nt + s.target)
+            return sign * stun / 400 * EFFECT_VALUE["difficulty"] * worth(target)
+        key = (s.shooter, s.target, s.damage, s.defence, s.critical, target.vit)
+        table = self._shots.get(key)
+        if table is None:
+            table = self._shots[key] = shot_tiers(s)
+        ev = sum(n * EFFECT_VALUE[effect(t, target)] for t, n in table.items() if t is not None) / 400
+        return sign * ev * worth(target) * (2 if double else 1)
+
+    def best_attack(self, sight: Sight, tile: Tile, charges: set[str], concentrate: bool) -> float:
+        """The best second action the figure could take from ``tile`` (0: none worth taking)."""
+        st, f = sight.st, sight.f
+        here, f.tile = f.tile, tile          # the observation is the AI's own copy
+        try:
+            touching = sight.touching(tile)
+            best = 0.0
+            for g in touching:
+                best = max(best, self.fight_value(st, f, g, f, g.id in charges, concentrate, {}))
+            for wid, w in sight.weapons:
+                if "template" in w or (touching and "destabilisation" not in w["rules"]):
+                    continue
+                free = sorted((g for g in sight.foes if g.id not in sight.held and band(w, tile, g.tile) is not None),
+                              key=lambda g: (space.distance(tile, g.tile), g.id))
+                for g in touching or free[:TARGETS]:
+                    if self.sees(st, tile, g.tile):
+                        best = max(best, self.shot_value(st, f, g, wid, concentrate, "double_shot" in w["rules"]))
+            return best
+        finally:
+            f.tile = here
+
+    def sees(self, st: State, a: Tile, b: Tile) -> bool:
+        key = (a, b) if a <= b else (b, a)
+        seen = self._sight.get(key)
+        if seen is None:
+            seen = self._sight[key] = space.line_of_sight(st.battlefield, a, b)
+        return seen
+
+    # --- decisions ------------------------------------------------------------------------------
+
+    def score_leader(self, st: State, d: Decision) -> list[float]:
+        return [len(in_bubble(st, st.figure(o.figure))) for o in d.options]
+
+    def score_activate(self, st: State, d: Decision) -> list[float]:
+        out = []
+        foes = [g for g in st.living() if g.side != d.side]
+        for o in d.options:
+            if o.action == "pass":
+                out.append(-1.0)
+                continue
+            f = st.figure(o.figure)
+            near = min((space.distance(f.tile, g.tile) for g in foes), default=0.0)
+            # figures yet to take a first action go before those back for their second one
+            out.append((2.0 if f.actions == 0 else 1.0) - near / 1000)
+        return out
+
+    def score_action(self, st: State, d: Decision) -> list[float]:
+        f = st.figure(d.figure)
+        sight = Sight(st, f)
+        concentrate = f.first == "concentrate"
+        before = {g.id for g in sight.touching(f.tile)}
+        shortlist = self.shortlist(sight, [o for o in d.options if o.action == "move"])
+        here = sight.standing(f.tile)
+        waiting_first = any(not st.figure(fid).done and st.figure(fid).alive and st.figure(fid).actions == 0
+                            for fid in (st.group.members if st.group else []) if fid != f.id)
+        out = []
+        for o in d.options:
+            a = o.action
+            if a == "switch":
+                out.append(50.0 if waiting_first else -50.0)
+            elif a == "end":
+                out.append(here - (0.5 if f.actions == 0 else 0.0))
+            elif a == "move":
+                charges = {g.id for g in sight.touching(o.tile)} - before
+                attack = self.best_attack(sight, o.tile, charges, False) if o.key in shortlist else 0.0
+                out.append(attack + sight.standing(o.tile))
+            elif a in ("stay", "concentrate"):
+                out.append(self.best_attack(sight, f.tile, set(), a == "concentrate") + here
+                           - (0.01 if a == "concentrate" else 0.0))
+            elif a == "reload":
+                out.append(2.0 + here)
+            elif a == "run":
+                out.append(sight.standing(o.tile))
+            elif a == "fight":
+                target = st.figure(o.target)
+                out.append(self.fight_value(st, f, target, f, target.id in f.charges, concentrate, {}) + here)
+            elif a in ("shoot", "double"):
+                out.append(self.shot_value(st, f, st.figure(o.target), o.value, concentrate, a == "double") + here)
+            elif a == "breath":
+                out.append(self.breath_value(sight, o, concentrate) + here)
+            else:
+                out.append(here + (0.05 if a == "open" else 0.0))
+        return out
+
+    def breath_value(self, sight: Sight, o: Option, concentrate: bool) -> float:
+        """A blunderbuss aimed straight at an enemy; other aims are not worked out (the template has a
+        hundred of them) and score below doing nothing."""
+        st, f = sight.st, sight.f
+        aimed = st.at(o.tile)
+        if aimed is None or aimed.side == f.side:
+            return -1.0
+        victims = [v for v in (st.at(t) for t in template_tiles(st, f, o.value, o.tile)) if v is not None]
+        return sum(self.shot_value(st, f, v, o.value, concentrate) for v in victims)
+
+    def shortlist(self, sight: Sight, moves: list[Option]) -> set[str]:
+        """The moves worth a full look: every one into contact, and for a shooter a spread of the others."""
+        if not sight.foes or not moves:
+            return set()
+        contact = {o.key for o in moves if sight.touching(o.tile)}
+        if not any("range" in w for _, w in sight.weapons):
+            return contact
+        by_near = sorted(moves, key=lambda o: (min(space.distance(o.tile, g.tile) for g in sight.foes), o.key))
+        step = max(1, len(by_near) // SHORTLIST)
+        return contact | {o.key for o in by_near[::step][:SHORTLIST]}
+
+    def score_mode(self, st: State, d: Decision) -> list[float]:
+        step = next(s for s in st.steps.upcoming() if isinstance(s, Melee))
+        me = st.figure(d.figure)
+        other = st.figure(d.options[0].target)
+        attacker = st.figure(step.attacker)
+        out = []
+        for o in d.options:
+            modes = {**step.modes, me.id: o.action}
+            if other.modes and other.id not in modes:
+                # the other side declares next: assume it answers with its best mode
+                value = min(self.fight_value(st, me, other, attacker, step.charge, step.concentrate,
+                                             {**modes, other.id: m}) for m in rule("modes"))
+            else:
+                value = self.fight_value(st, me, other, attacker, step.charge, step.concentrate, modes)
+            out.append(value)
+        return out
+
+    def score_follow(self, st: State, d: Decision) -> list[float]:
+        """A fighter keeps its enemy in contact; a shooter would rather be free to shoot."""
+        keeps_distance = Sight(st, st.figure(d.figure)).keep_at is not None
+        return [(-0.2 if keeps_distance else 0.2) if o.action == "follow" else 0.0 for o in d.options]
+
+    def score_second_shot(self, st: State, d: Decision) -> list[float]:
+        f = st.figure(d.figure)
+        return [self.shot_value(st, f, st.figure(o.target), o.value, f.first == "concentrate", True) / 2
+                if o.target else 0.0 for o in d.options]

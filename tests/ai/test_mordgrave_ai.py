@@ -1,0 +1,145 @@
+"""Mordgrave's tactical AI: a legal answer to every decision kind, the Leader phases played through the
+command bubbles (group activation, outnumbering, charges), and it beats the random player."""
+from __future__ import annotations
+
+from game.ai.random_player import RandomPlayer
+from game.engine.battlefield import Battlefield
+from game.engine.match import Match
+from game.engine.protocol import Army
+from game.rules.mordgrave.ai import MordgraveAI
+from game.rules.mordgrave.steps import DoubleShot, FollowUp, Melee
+
+from tests.rules.mordgrave_helpers import RULES, answer, entry, match_state
+
+
+def ai_answer(st, seed: int = 0) -> str:
+    """The AI's answer to the pending decision, from the observation of the side that decides."""
+    d = RULES.pending(st)
+    m = Match(st.battlefield, RULES, [], seed)
+    m.state = st
+    key = MordgraveAI(seed).choose(m.observe(d.side), d)
+    assert d.option(key) is not None, (d.kind, key)
+    return key
+
+
+def test_the_ai_rolls_for_initiative():
+    st = match_state([entry("C", (0, 0), "chief")], [entry("E", (19, 19), "chief")])
+    assert ai_answer(st) == "roll"
+
+
+def test_the_ai_takes_first_the_leader_with_the_most_friends_in_its_bubble():
+    st = match_state([entry("C", (2, 2), "chief"), entry("P", (10, 10), "champion"), entry("H1", (11, 10)),
+                      entry("H2", (10, 11))], [entry("E", (19, 19), "chief")])
+    answer(st, "roll", [15])
+    assert RULES.pending(st).kind == "leader"
+    assert ai_answer(st) == "lead:P"
+
+
+def test_the_ai_activates_the_figures_of_the_bubble_and_moves_them_all_before_any_fights():
+    st = match_state([entry("C", (5, 5), "chief", main="sword"), entry("H1", (6, 7), main="sword"),
+                      entry("H2", (4, 7), main="sword")], [entry("E", (5, 9), "chief")])
+    answer(st, "roll", [15])
+    first = ai_answer(st)
+    assert first != "pass"
+    answer(st, first)
+    mover = RULES.pending(st).figure
+    move = ai_answer(st)
+    assert move.startswith("move:")
+    answer(st, move)
+    assert ai_answer(st) == "switch"          # the others move in first, for the outnumbering
+    answer(st, "switch")
+    assert ai_answer(st) != f"activate:{mover}"
+
+
+def test_the_ai_charges_into_contact_and_then_fights():
+    st = match_state([entry("A", (2, 5), "chief", main="two_handed_axe")], [entry("B", (5, 5), "chief")])
+    answer(st, "roll", [15])
+    move = ai_answer(st)
+    answer(st, move)
+    assert st.figure("A").charges == ["B"]
+    assert ai_answer(st) == "fight:B"
+
+
+def test_the_ai_shoots_a_target_in_range():
+    st = match_state([entry("S", (0, 5), "chief", ranged="bow")], [entry("T", (10, 5), "chief")],
+                     Battlefield.open_ground(30, 12))
+    answer(st, "roll", [15])
+    answer(st, "stay")
+    assert ai_answer(st) == "shoot:bow:T"
+
+
+def test_the_ai_aims_the_blunderbuss_at_enemies_not_at_friends():
+    st = match_state([entry("O", (0, 5), "chief", ranged="orc_blunderbuss", faction="mountain_orcs"),
+                      entry("F", (3, 3), faction="mountain_orcs")],
+                     [entry("T", (4, 6), "chief", faction="mountain_orcs")])
+    st.figure("F").activated = st.figure("F").done = True
+    answer(st, "roll", [15])
+    answer(st, "stay")
+    key = ai_answer(st)
+    assert key == "breath:orc_blunderbuss:4,6"
+
+
+def test_the_ai_declares_a_combat_mode_and_answers_the_other_side_s_questions():
+    st = match_state([entry("A", (5, 5), "chief", main="sword", modes=True)],
+                     [entry("B", (6, 5), "chief", main="sword", modes=True)])
+    answer(st, "roll", [15])
+    answer(st, "stay")
+    answer(st, "fight:B")
+    assert RULES.pending(st).kind == "mode" and isinstance(next(st.steps.upcoming()), Melee)
+    answer(st, ai_answer(st))
+    d = RULES.pending(st)
+    assert (d.kind, d.side) == ("mode", 1)
+    answer(st, ai_answer(st, 1), [10, 12])
+    follow = RULES.pending(st)
+    assert follow.kind == "follow" and follow.side == 1 and isinstance(next(st.steps.upcoming()), FollowUp)
+    assert ai_answer(st, 1) == "follow"
+
+
+def test_the_ai_aims_the_second_shot_of_a_double_shot():
+    st = match_state([entry("S", (0, 5), "chief", ranged="elven_repeating_crossbow", faction="dark_elves")],
+                     [entry("T", (5, 5), "chief", faction="dark_elves"),
+                      entry("U", (5, 8), faction="dark_elves")])
+    answer(st, "roll", [15])
+    answer(st, "stay")
+    answer(st, "double:elven_repeating_crossbow:T", [1, 20])
+    assert RULES.pending(st).kind == "second_shot" and isinstance(next(st.steps.upcoming()), DoubleShot)
+    assert ai_answer(st) in ("shoot2:T", "shoot2:U")
+
+
+def test_the_same_seed_gives_the_same_answers():
+    st = match_state([entry("C", (5, 5), "chief", main="sword"), entry("H1", (6, 7), main="sword")],
+                     [entry("E", (5, 12), "chief")])
+    answer(st, "roll", [15])
+    assert ai_answer(st, 3) == ai_answer(st, 3)
+
+
+def test_the_tactical_ai_beats_the_random_player():
+    bf = Battlefield.open_ground(24, 14)
+    bf.spawn = {0: [(1, y) for y in range(2, 12)], 1: [(22, y) for y in range(2, 12)]}
+    wins = {"tactical": 0, "random": 0}
+    for seed in range(6):
+        armies = RULES.default_armies(bf)
+        m = Match(bf, RULES, armies, seed, max_turns=6)
+        tactical = seed % 2
+        players = {tactical: RULES.tactical_ai(seed), 1 - tactical: RandomPlayer(seed)}
+        while m.pending is not None:
+            m.answer(m.ask(players[m.pending.side]))
+        if m.outcome.winner is not None:
+            wins["tactical" if m.outcome.winner == tactical else "random"] += 1
+    assert wins["tactical"] >= 5, wins
+
+
+def test_every_decision_kind_of_a_whole_game_gets_a_legal_answer():
+    bf = Battlefield.open_ground(20, 12)
+    bf.spawn = {0: [(1, y) for y in range(2, 10)], 1: [(18, y) for y in range(2, 10)]}
+    seen = set()
+    for seed in range(2):
+        m = Match(bf, RULES, [Army(0, "a", RULES.default_armies(bf)[0].figures),
+                              Army(1, "b", RULES.default_armies(bf)[1].figures)], seed, max_turns=5)
+        players = {0: RULES.tactical_ai(seed), 1: RULES.tactical_ai(seed + 9)}
+        while m.pending is not None:
+            seen.add(m.pending.kind)
+            key = m.ask(players[m.pending.side])
+            assert m.pending.option(key) is not None
+            m.answer(key)
+    assert {"initiative", "leader", "activate", "action"} <= seen
