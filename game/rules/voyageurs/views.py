@@ -35,7 +35,8 @@ def combatant_view(state: State, c: Combatant, viewer: int | None) -> FigureView
         markers.append(Marker("pilot"))
     if c.transport is not None and c.present and not c.on_deck:
         markers.append(Marker("aboard", transport=state.transports[c.transport].name))
-    return FigureView(c.id, c.side, c.tile, c.name,
+    on_field = c.tile if c.status in (UP, UNCONSCIOUS, DEAD) else None     # the fled and captured have left
+    return FigureView(c.id, c.side, on_field, c.name,
                       (pv, Gauge("pe", c.pe, c.max_pe)), tuple(markers), c.present, c.kind)
 
 
