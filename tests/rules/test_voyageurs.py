@@ -296,15 +296,18 @@ def test_the_side_with_no_one_standing_loses():
     assert st.over and st.winner == 0 and st.reason == "defeated"
 
 
-def test_unknown_enemy_pv_reach_the_other_side_blanked_in_damage_events():
+def test_damage_to_an_enemy_of_unknown_type_is_told_without_the_pv_left():
     st = ground([fig("fighter", (1, 1))], [fig("scout", (2, 1))])
     in_round(st, {"a1": 18, "b1": 10}, active="a1")
     game = run(st, [5, 5, 1, 1], Strike("a1", "b1", "sword", False))
     damage = [e for e in game.events if e.kind == "damaged"]
-    assert {(e.visible_to, e.data["left"]) for e in damage} == {(1, 12), (0, None)}
+    assert [(e.visible_to, e.data["amount"], e.data["left"]) for e in damage] == [(None, 2, None)]
     roll = next(e for e in game.events if e.kind == "dice" and e.data["purpose"] == "to_hit")
     assert roll.visible_to is None and "total" not in roll.data and "needed" not in roll.data
     assert to_hit_totals(game.events, 0) == [5 + 5 + 14] and to_hit_totals(game.events, 1) == []
+    st.known[0].append("scout")
+    game = run(st, [5, 5, 1, 1], Strike("a1", "b1", "sword", False))
+    assert [e.data["left"] for e in game.events if e.kind == "damaged"] == [10]
 
 
 def test_hidden_pv_are_none_in_the_observation_and_drawn_afresh_in_a_disguise():

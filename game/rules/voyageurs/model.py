@@ -255,12 +255,9 @@ class Game:
         self.events.append(event)
 
     def tell(self, event: Event, about: Combatant, secret: tuple[str, ...]) -> None:
-        """An event about ``about`` whose ``secret`` facts the other side may know only once it knows
-        ``about``'s type (5.15): one event when it does, else one per side, blanked for the other."""
-        other = 1 - about.side
-        if self.state.knows(other, about):
-            self.emit(event)
-            return
-        blanked = {k: (None if k in secret else v) for k, v in event.data.items()}
-        self.emit(Event(event.kind, dict(event.data), about.side, event.rule))
-        self.emit(Event(event.kind, blanked, other, event.rule))
+        """An event about ``about`` whose ``secret`` facts are blanked unless the other side knows
+        ``about``'s type (5.15): one event for everyone, so no one reads the same fact twice."""
+        if not self.state.knows(1 - about.side, about):
+            event = Event(event.kind, {k: (None if k in secret else v) for k, v in event.data.items()},
+                          event.visible_to, event.rule)
+        self.emit(event)
