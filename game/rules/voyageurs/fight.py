@@ -198,8 +198,9 @@ def surrender(game: Game, side: int) -> None:
     finish(game, 1 - side, "forfeit")
 
 
-def flee(game: Game, side: int) -> None:
-    """The whole side leaves, carrying its unconscious (5.12); the battle ends and it loses."""
+def flee(game: Game, side: int, rule: str) -> None:
+    """The whole side leaves, carrying its unconscious (5.12), or its transport flies off (5.16.7); the
+    battle ends and it loses."""
     st = game.state
     for c in st.side_of(side):
         if c.present:
@@ -207,7 +208,7 @@ def flee(game: Game, side: int) -> None:
     for t in st.transports.values():
         if t.side == side and t.flying:
             t.status = FLED
-    finish(game, 1 - side, "fled", "5.12")
+    finish(game, 1 - side, "fled", rule)
 
 
 def end_boarding(game: Game, success: bool, reason: str) -> None:

@@ -141,7 +141,7 @@ class FlightCheck(Step):
         elif self.which == "deck":
             end_boarding(game, False, "withdrew")
         else:
-            flee(game, c.side)
+            flee(game, c.side, rule)
         return None
 
 
