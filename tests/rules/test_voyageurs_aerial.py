@@ -265,3 +265,18 @@ def test_the_deck_is_the_match_map_with_its_boarding_and_crew_zones():
     assert all(st.fig(c).tile in zone["boarding_zone"] for c in st.boarding.boarders)
     assert all(st.fig(c).tile in zone["crew_zone"] for c in st.boarding.defenders)
     assert all(bf.can_stand(t) for ts in zone.values() for t in ts)
+
+
+def test_on_a_map_without_deck_zones_the_boarders_come_aboard_beside_the_defenders():
+    from game.engine import space
+    from game.rules.voyageurs.aerial import BOARDING_GAP
+
+    st = aerial([{**ARMED, "case": 3, "speed": 20}] + crew(5), [{**LIGHT, "case": 4}] + crew(3),
+                bf=Battlefield.open_ground(60, 20))
+    play(AIR, st, "board:bt")
+    play(AIR, st, "defend:b2")
+    play(AIR, st, "defenders_done", [1, 1, 1, 2, 1, 3, 1, 4, 1, 5])
+    b = st.boarding
+    defenders = [st.fig(c).tile for c in b.defenders]
+    gaps = [min(space.distance(st.fig(c).tile, t) for t in defenders) for c in b.boarders]
+    assert all(BOARDING_GAP < g <= BOARDING_GAP + 2 for g in gaps), gaps

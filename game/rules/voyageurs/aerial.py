@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...engine import events as ev
+from ...engine import space
 from ...engine.decision import Decision, Option
 from ...engine.deploy import start_tiles
 from ...engine.events import Event
@@ -14,6 +15,8 @@ from .fight import affect, end_boarding, flush, settle, slots_by, start_round
 from .ground import Talk, talk_options
 from .model import Boarding, Combatant, Fight, Game, State, Transport, data
 
+
+BOARDING_GAP = 3                # boarders come aboard a map with no zones more than this many pas away
 
 # --- the track (5.16.2, 5.16.4) --------------------------------------------------------------
 
@@ -213,24 +216,39 @@ class ChooseDefenders(Step):
         return None
 
 
-def zone_tiles(st: State, kind: str, side: int, taken: set) -> list:
-    """Free tiles of the deck map's zone (boarding or crew), then the side's own ground if it runs out."""
+def zone_tiles(st: State, kind: str, taken: set) -> list:
+    """Free standable tiles of the deck map's zones of this kind (boarding or crew)."""
     bf = st.battlefield
-    zone = []
+    zone: list = []
     for o in bf.objects_of(kind):
         zone += [t for t in o.tiles if bf.can_stand(t) and t not in taken and t not in zone]
-    return zone + [t for t in start_tiles(bf, side, taken | set(zone)) if t not in zone]
+    return zone
+
+
+def near(st: State, around: list, taken: set) -> list:
+    """On a map with no boarding zone the boarders come aboard on the free ground nearest the defenders,
+    more than ``BOARDING_GAP`` pas away, so that no one starts in contact."""
+    bf = st.battlefield
+    free = [(x, y) for y in range(bf.height) for x in range(bf.width)
+            if bf.can_stand((x, y)) and (x, y) not in taken
+            and all(not space.within((x, y), t, BOARDING_GAP) for t in around)]
+    return sorted(free, key=lambda t: (min(space.distance(t, a) for a in around), t))
 
 
 def deck_battle(game: Game) -> None:
-    """Boarders in the boarding zone, defenders in the crew zone; a fresh initiative test for everyone,
-    without surprise; then the ground rules (5.16.6 item 3)."""
+    """Defenders in the crew zone, boarders in the boarding zone (5.16.6 item 3; on a map without them,
+    the defenders on their side's ground and the boarders beside them); a fresh initiative test for
+    everyone, without surprise; then the ground rules."""
     st = game.state
     b = st.boarding
     side = st.transports[b.boarder].side
     taken: set = set()
-    for ids, zone, zside in ((b.boarders, "boarding_zone", side), (b.defenders, "crew_zone", 1 - side)):
-        tiles = zone_tiles(st, zone, zside, taken)
+    for ids, zone in ((b.defenders, "crew_zone"), (b.boarders, "boarding_zone")):
+        tiles = zone_tiles(st, zone, taken)
+        if ids is b.defenders:
+            tiles += [t for t in start_tiles(st.battlefield, 1 - side, taken | set(tiles)) if t not in tiles]
+        else:
+            tiles += near(st, [st.fig(c).tile for c in b.defenders], taken | set(tiles))
         for cid, tile in zip(list(ids), tiles):
             c = st.fig(cid)
             c.tile, c.on_deck, c.observed = tile, True, None
