@@ -85,6 +85,9 @@ class BattleScene(BattleDrawing):
         self.show_log = True
         self.show_help = False
         self.view = MapView(self.base, (bf.width, bf.height), self.tile_px)
+        # a module that shows side panels or figures off the map gets a column for them, kept all game
+        self.has_side = bool(self.rules.panels(match.state, None)) or \
+            any(f.tile is None for f in self.rules.figures(match.state, None))
         self.layout()
         self._fitted = False
         ai_sides = {"hotseat": (), "vs-ai": (1 - human_side,), "ai-vs-ai": tuple(self.rules.sides)}[mode]
@@ -710,7 +713,9 @@ class BattleScene(BattleDrawing):
         w, h = self.app.screen.get_size()
         top, bar = ui.s(40), ui.s(64)
         log_w = min(ui.s(360), w // 3) if self.show_log else 0
-        self.map_rect = pygame.Rect(0, top, w - log_w, h - top - bar)
+        side_w = min(ui.s(300), w // 4) if self.has_side else 0
+        self.side_rect = pygame.Rect(0, top, side_w, h - top - bar)     # the module's panels, off the map
+        self.map_rect = pygame.Rect(side_w, top, w - log_w - side_w, h - top - bar)
         self.log_rect = pygame.Rect(w - log_w, top, log_w, h - top - bar)
         self.bar_rect = pygame.Rect(0, h - bar, w, bar)
         self.view.viewport = self.map_rect
@@ -779,12 +784,12 @@ class BattleScene(BattleDrawing):
             surface.blit(below, rect, rect)
             sprites.append((rect, lambda target, f=f: self.draw_figure(target, f, pulse=self.pulse())))
         self.draw_action(surface)
-        self.draw_panels(surface)
         if human and d is not None:
             self.draw_hover(surface, d)
         elif self.last_ai is not None and d is not None:
             self.draw_ai_hint(surface)
         surface.set_clip(clip)
+        self.draw_panels(surface)
         self.draw_minimap(surface)
         self.draw_top(surface, d)
         self.draw_log(surface)

@@ -284,16 +284,21 @@ class BattleDrawing:
                     pygame.draw.circle(surface, edge, self.view.tile_centre(f.tile), int(self.view.cell * 0.5), 2)
 
     def draw_panels(self, surface: pygame.Surface) -> None:
-        """The module's side panels and the figures that are not on the map, down the map's left edge."""
-        ui = self.app.ui
-        x, y = self.map_rect.x + ui.s(8), self.map_rect.y + ui.s(8)
-        width = min(ui.s(300), self.map_rect.w // 3)
-        off_map = [f for f in self.figs if f.tile is None and f.alive]
+        """The module's side panels and the figures that are not on the map, in the column left of it."""
+        ui, side = self.app.ui, self.side_rect
         self.panel_rects = []
+        if side.w <= 0:
+            return
+        pygame.draw.rect(surface, (30, 32, 38), side)
+        clip = surface.get_clip()
+        surface.set_clip(side)
+        x, y, width = side.x + ui.s(6), side.y + ui.s(6), side.w - ui.s(12)
         for p in self.panels:
             y = self.draw_panel(surface, p, x, y, width) + ui.s(6)
+        off_map = [f for f in self.figs if f.tile is None and f.alive]
         if off_map:
             self.draw_roster(surface, off_map, x, y, width)
+        surface.set_clip(clip)
 
     def draw_panel(self, surface: pygame.Surface, p, x: int, y: int, width: int) -> int:
         ui = self.app.ui
@@ -334,9 +339,9 @@ class BattleDrawing:
                         "center", max_width=int(w) - 4)
 
     def draw_roster(self, surface: pygame.Surface, figures, x: int, y: int, width: int) -> None:
-        """Figures off the map (a crew at its firing posts), each with its gauges."""
+        """Figures off the map (a crew at its firing posts): each its name, its gauges in words, and bars."""
         ui = self.app.ui
-        row = ui.s(26)
+        row = ui.s(40)
         box = pygame.Rect(x, y, width, ui.s(28) + len(figures) * row)
         self.panel_box(surface, box)
         ui.text(surface, tr("hud.off_map"), (x + ui.s(7), y + ui.s(5)), 18, ACCENT)
@@ -345,6 +350,8 @@ class BattleDrawing:
             ui.text(surface, self.names.get(f.id, f.name), (x + ui.s(7), ty), 16, side_colour(f.side),
                     max_width=width // 2)
             draw_gauges(surface, f.gauges, pygame.Rect(x + width // 2, ty + ui.s(4), width // 2 - ui.s(10), 5))
+            words = " · ".join(gauge_label(g) for g in f.gauges)
+            ui.text(surface, words, (x + ui.s(7), ty + ui.s(18)), 14, MUTED, max_width=width - ui.s(14))
             ty += row
         self.panel_rects.append(box)
 
