@@ -15,6 +15,7 @@ from .. import __version__
 from ..errors import EscarmoucheError, OutputError, RulesError, SaveError, printable
 from .files import FileRefused, read_bounded, regular_size, write_atomic
 from .registry import rules_named as get_rules
+from .battlefield import Battlefield
 from .protocol import Army
 from .match import Match
 
@@ -26,11 +27,12 @@ MAX_ANSWERS = 200_000   # no game goes on longer (sim stops one there); a real o
 
 
 def new_match(map_path: str | Path, rules_name: str, seed: int, armies: list[Army] | None = None,
-              max_turns: int = 0) -> Match:
-    """A match on a map file with the module's default armies unless others are given."""
+              max_turns: int = 0, battlefield: Battlefield | None = None) -> Match:
+    """A match on a map file with the module's default armies unless others are given; a caller that
+    has just loaded the map passes its battlefield so the file is not read twice."""
     from .tiled import load_battlefield
 
-    battlefield = load_battlefield(map_path)
+    battlefield = battlefield or load_battlefield(map_path)
     rules = get_rules(rules_name)
     armies = armies or rules.default_armies(battlefield)
     try:

@@ -1,4 +1,5 @@
-"""Player settings (language, AI speed, UI scale, key bindings) persisted in the user's config folder.
+"""Player settings (language, AI speed, UI scale, sound, camera, animations, key bindings) persisted in the
+user's config folder.
 
 The first start follows the system's locale (French for ``fr_*``, English otherwise). A settings
 file with missing or wrong fields keeps its good ones: the others fall back to their defaults, and
@@ -18,6 +19,8 @@ from ..engine.files import FileRefused, read_bounded, write_atomic
 APP = "escarmouche"
 AI_SPEEDS = {"instant": 0, "fast": 250, "normal": 700, "slow": 1500}
 UI_SCALES = (0.8, 1.0, 1.25, 1.5)
+VOLUMES = (0, 25, 50, 75, 100)
+ANIMATIONS = ("normal", "fast", "off")
 DEFAULT_KEYS = {
     "end": "e", "undo": "z", "save": "s", "skip": "space", "terrain": "t", "cancel": "escape",
     "zoom_in": "=", "zoom_out": "-", "next_figure": "tab", "log": "l",
@@ -68,11 +71,24 @@ def system_language() -> str:
     return "en"
 
 
+def _one_of(value, allowed: tuple):
+    """``value`` as the allowed entry it equals, of the same type (True is not 1, "1" is not 1.0), else None."""
+    for choice in allowed:
+        same_kind = type(value) is type(choice) or (type(choice) is float and type(value) is int)
+        if same_kind and value == choice:
+            return choice
+    return None
+
+
 @dataclass
 class Settings:
     language: str = field(default_factory=system_language)
     ai_speed: str = "normal"
     ui_scale: float = 1.0
+    volume: int = 75
+    muted: bool = False
+    camera_follow: bool = True
+    animations: str = "normal"
     keys: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_KEYS))
 
     @property
@@ -101,19 +117,14 @@ class Settings:
         if not isinstance(data, dict):
             return s, ["*"]
         wrong = []
-        if data.get("language") in ("fr", "en"):
-            s.language = data["language"]
-        else:
-            wrong.append("language")
-        if isinstance(data.get("ai_speed"), str) and data["ai_speed"] in AI_SPEEDS:
-            s.ai_speed = data["ai_speed"]
-        else:
-            wrong.append("ai_speed")
-        scale = data.get("ui_scale")
-        if isinstance(scale, (int, float)) and not isinstance(scale, bool) and scale in UI_SCALES:
-            s.ui_scale = float(scale)
-        else:
-            wrong.append("ui_scale")
+        for name, allowed in (("language", ("fr", "en")), ("ai_speed", tuple(AI_SPEEDS)), ("ui_scale", UI_SCALES),
+                              ("volume", VOLUMES), ("animations", ANIMATIONS), ("muted", (False, True)),
+                              ("camera_follow", (False, True))):
+            value = _one_of(data.get(name), allowed)
+            if value is None:
+                wrong.append(name)
+            else:
+                setattr(s, name, value)
         keys = data.get("keys")
         if not isinstance(keys, dict):
             wrong.append("keys")

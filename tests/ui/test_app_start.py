@@ -39,10 +39,12 @@ def write_settings(text: str) -> None:
 
 
 @pytest.mark.parametrize("text,fields", [
-    ("{}", "language, ai_speed, ui_scale, keys"),
+    ("{}", "language, ai_speed, ui_scale, volume, animations, muted, camera_follow, keys"),
     ('{"language": "en", "ai_speed": "fast", "keys": {}}', "ui_scale"),
     ('{"language": "en", "ai_speed": "fast", "ui_scale": "big", "keys": {}}', "ui_scale"),
-    ('{"language": "de", "ai_speed": 3, "ui_scale": true, "keys": []}', "language, ai_speed, ui_scale, keys"),
+    ('{"language": "de", "ai_speed": 3, "ui_scale": true, "keys": []}', "language, ai_speed, ui_scale"),
+    ('{"volume": true, "muted": 0, "animations": ["off"], "camera_follow": "yes"}',
+     "volume, animations, muted, camera_follow"),
 ])
 def test_a_settings_file_with_missing_or_wrong_fields_keeps_the_good_ones_and_says_so_once(start, text, fields):
     """Found by the attack: a settings file without ui_scale (or {}) stopped the game at start-up
