@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
 
 from .errors import EscarmoucheError
@@ -131,6 +133,22 @@ def build_parser(name_maps: bool = True) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command's exit code. When the reader of the output goes away (``| head -1``), the command
+    stops quietly with the code of a program ended by SIGPIPE, as other command-line tools do; its
+    writes are atomic, so nothing half-written is left."""
+    try:
+        try:
+            return _command(argv)
+        finally:
+            sys.stdout.flush()          # a pipe closed early shows here, not at the interpreter's exit
+    except BrokenPipeError:
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        for stream in (sys.stdout, sys.stderr):
+            os.dup2(quiet, stream.fileno())
+        return 128 + signal.SIGPIPE
+
+
+def _command(argv: list[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     help_of_map = bool({"-h", "--help"} & set(argv)) and bool({"play", "sim"} & set(argv))
     args = build_parser(name_maps=help_of_map).parse_args(argv)

@@ -148,11 +148,11 @@ def run_games(map_path: str | Path, rules: str, seed: int = 0, games: int = 1, a
                             outcome.reason if outcome else "unfinished", match.rules.turn(match.state),
                             len(match.answers), match.digest())
         report.games.append(result)
+        if save:                        # before the progress line, which a closed pipe may stop
+            save_match(match, save)
         if progress:
             who = "draw" if result.winner_side is None else \
                 f"side {result.winner_side} ({result.players[result.winner_side]}) wins"
             progress(f"game {g + 1}: seed {game_seed}, {first} vs {second}: {who} after {result.turns} turns "
                      f"({result.reason})")
-        if save:
-            save_match(match, save)
     return report

@@ -9,6 +9,7 @@ import resource
 import shutil
 import signal
 import stat
+import subprocess
 import sys
 from pathlib import Path
 
@@ -185,3 +186,42 @@ def test_a_map_name_that_cannot_be_a_file_is_one_line_exit_2(capsys):
     for name, reason in (("m" * 10_000, "name too long"), ("/dev/zero", "is a device"), ("a\x00b", "no file can have")):
         assert main([*SIM[:1], "--map", name, *SIM[3:]]) == 2
         assert reason in one_line(capsys.readouterr().err), name
+
+
+# --- output into a pipe that closes early -----------------------------------------------------------
+
+def run_into_a_closed_pipe(argv: list[str], home: Path) -> subprocess.CompletedProcess:
+    """The command with its stdout a pipe nobody reads any more (``| head -1`` once head has left)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        env = {**os.environ, "ESCARMOUCHE_HOME": str(home)}
+        proc = subprocess.run([sys.executable, "-m", "game", *argv], stdout=write_end, stderr=subprocess.PIPE,
+                              text=True, cwd=ROOT, env=env, timeout=120)
+    finally:
+        os.close(write_end)
+    return proc
+
+
+def test_every_command_that_writes_to_stdout_stops_quietly_when_the_pipe_closes(tmp_path):
+    """Found after the first round: ``escarmouche sim ... | head -1`` printed a BrokenPipeError
+    traceback. Each command stops with the code of a program ended by SIGPIPE and prints nothing;
+    argparse's help and version already ignore a failed write and exit 0."""
+    saved = tmp_path / "game.json"
+    assert main([*SIM, "--save", str(saved)]) == 0
+    commands = {"help": (["--help"], 0), "version": (["--version"], 0), "sim help": (["sim", "--help"], 0),
+                "bench help": (["bench", "--help"], 0), "sim": ([*SIM, "--games", "3"], 128 + signal.SIGPIPE),
+                "sim json": ([*SIM, "--json"], 128 + signal.SIGPIPE),
+                "replay": (["replay", str(saved)], 128 + signal.SIGPIPE),
+                "replay verify": (["replay", "--verify", str(saved)], 128 + signal.SIGPIPE),
+                "validate-map": (["validate-map", str(MAP)], 128 + signal.SIGPIPE)}
+    for name, (argv, code) in commands.items():
+        proc = run_into_a_closed_pipe(argv, tmp_path)
+        assert (proc.returncode, proc.stderr) == (code, ""), (name, proc.stderr)
+
+
+def test_sim_still_saves_its_game_when_the_pipe_closes_before_the_first_line(tmp_path):
+    saved = tmp_path / "out" / "game.json"
+    proc = run_into_a_closed_pipe([*SIM, "--save", str(saved)], tmp_path)
+    assert proc.returncode == 128 + signal.SIGPIPE and proc.stderr == ""
+    assert saved.is_file() and leftovers(saved.parent) == []
