@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import resource
 import shutil
@@ -20,6 +21,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from game.cli import main  # noqa: E402
 
+from .engine import hostile  # noqa: E402
 from .limits import run_command, run_limited  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -174,6 +176,20 @@ def test_replay_of_a_save_that_cannot_be_read_is_one_line_exit_2(tmp_path, capsy
     for path in (tmp_path / "gone.json", tmp_path, Path("/dev/zero")):
         assert main(["replay", str(path)]) == 2
         one_line(capsys.readouterr().err)
+
+
+def test_replay_of_every_odd_save_is_one_line_exit_2(tmp_path):
+    """Saves whose map.path is a folder, empty, 10,000 characters, /dev/zero or a FIFO, with huge
+    numbers, deep nesting or lone surrogates: each one line naming the save, and exit 2."""
+    good = tmp_path / "good.json"
+    assert run_limited(run_main, [*SIM, "--save", str(good)]).value[0] == 0
+    for name, text in hostile.odd_saves(json.loads(good.read_text(encoding="utf-8")), tmp_path).items():
+        path = tmp_path / "odd.json"
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        outcome = run_limited(run_main, ["replay", str(path)], cpu_s=10, wall_s=20)
+        assert outcome.ok, f"{name}: {outcome}"
+        code, err = outcome.value
+        assert code == 2 and str(path) in one_line(err), f"{name}: {code} {err}"
 
 
 def test_a_seed_too_large_for_a_save_is_refused_as_a_flag(capsys):
