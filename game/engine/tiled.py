@@ -954,7 +954,8 @@ class _Loader:
         return out
 
     def make_finite(self, root: ET.Element, layers: list[ET.Element]) -> None:
-        """Decode every tile layer (chunks included) into a grid of raw gids (``self.grids``); pytmx
+        """Decode every tile layer (chunks included) into its distinct raw gids and each tile's index
+        among them (``self.grids``, each found once, in time linear in the layer's size); pytmx
         is given only each layer's distinct gids, in the order they first appear, so it numbers
         them as it would have numbered the whole layer, without reading every tile again."""
         w, h = _int(root.get("width"), 0), _int(root.get("height"), 0)
@@ -1004,7 +1005,8 @@ class _Loader:
         else:
             self.shift = (0, 0)
         self.check_size(w, h)
-        self.grids: list[np.ndarray] = []
+        self.grids: list[tuple[np.ndarray, np.ndarray]] = []     # per layer: its distinct raw gids, sorted,
+        # and each tile's index among them (uint16: at most MAX_GIDS + 1 of them), found once here
         distinct: set[int] = set()
         for lay, content in decoded:
             if isinstance(content, list):
@@ -1020,12 +1022,18 @@ class _Loader:
                 grid = np.zeros((h, w), dtype=np.uint32)
             else:
                 grid = content.reshape(h, w)
-            values, first = np.unique(grid, return_index=True)
-            in_order = values[np.argsort(first)]
-            distinct.update(in_order.tolist())
+            values = np.unique(grid)
+            distinct.update(values.tolist())
             if len(distinct) > MAX_GIDS + 1:
                 raise MapError(self.file, f"its tile layers use more than {MAX_GIDS:,} different tiles")
-            self.grids.append(grid)
+            if len(values) == 1:
+                inverse, in_order = np.zeros(grid.shape, dtype=np.uint16), values
+            else:
+                inverse = np.searchsorted(values, grid).astype(np.uint16)
+                first = np.full(len(values), grid.size, dtype=np.int64)
+                np.minimum.at(first, inverse.reshape(-1), np.arange(grid.size))
+                in_order = values[np.argsort(first)]
+            self.grids.append((values, inverse))
             data = lay.find("data")
             if data is not None:
                 lay.remove(data)
@@ -1241,10 +1249,9 @@ class _Loader:
             props_by_gid[gid] = p
         layers, tiles, present = [], {}, []
         tile_layers = [layer for layer in tm.layers if isinstance(layer, pytmx.TiledTileLayer)]
-        for layer, raw in zip(tile_layers, self.grids):
-            values, inverse = np.unique(raw, return_inverse=True)     # pytmx's number for each raw gid
+        for layer, (values, inverse) in zip(tile_layers, self.grids):
             lut = np.array([tm.register_gid_check_flags(int(v)) for v in values], dtype=np.uint32)
-            gids = lut[inverse.reshape(-1)].reshape(height, width)
+            gids = lut[inverse]                                       # pytmx's number for each raw gid
             present.append(np.unique(lut))
             layers.append(RenderLayer(layer.name or "", gids, bool(layer.visible),
                                       float(layer.opacity),
@@ -1655,7 +1662,7 @@ class _Loader:
         per_side = min(DEFAULT_SPAWN_TILES, max(1, count // 2))
         columns = np.nonzero(component.any(axis=0))[0].tolist()
         order = {0: columns, 1: columns[::-1]}
-        middle = float(np.median(np.nonzero(component)[0]))
+        middle = _median_row(component)
         taken: set[Tile] = set(bf.spawn.get(0, [])) | set(bf.spawn.get(1, []))
         for side in missing:
             chosen: list[Tile] = []
@@ -1670,6 +1677,15 @@ class _Loader:
             if len(chosen) < 2:
                 self.warn("map", f"side {side} has only {len(chosen)} tile(s) to deploy on",
                           "add a spawn object with a larger area")
+
+
+def _median_row(mask: np.ndarray) -> float:
+    """The median of the rows of a mask's tiles, as np.median of their row numbers, from the count
+    of tiles per row (never a list of every tile)."""
+    below = np.cumsum(mask.sum(axis=1))
+    count = int(below[-1])
+    lower, upper = np.searchsorted(below, [(count - 1) // 2, count // 2], side="right")
+    return (int(lower) + int(upper)) / 2
 
 
 def _tiles_of(array: np.ndarray, where: np.ndarray) -> np.ndarray:
