@@ -68,7 +68,8 @@ def main(argv=None) -> int:
 
     failures = Failures()
     t0 = time.perf_counter()
-    pytest_args = ["-q", "-p", "no:cacheprovider", "-m", "long or not long", *MODULES.values()] + (["-k", args.k] if args.k else [])
+    pytest_args = ["-q", "-p", "no:cacheprovider", "-m", "long or not long", *MODULES.values()]
+    pytest_args += ["-k", args.k] if args.k else []
     code = pytest.main(pytest_args, plugins=[failures])
     wall = time.perf_counter() - t0
     kinds: dict[str, dict] = {}
@@ -91,7 +92,8 @@ def main(argv=None) -> int:
             kinds.setdefault(kind, {})[what] = count
         for kind, worst in harness.WORST.items():
             kinds.setdefault(kind, {}).update({f"most_{k}": round(v, 3) for k, v in worst.items()})
-    result = {"cases_per_test": args.cases, "external_maps": os.environ.get("ESCARMOUCHE_EXTERNAL_MAPS", ""), "pytest_exit_code": int(code), "failed_tests": failures.failed,
+    result = {"cases_per_test": args.cases, "external_maps": os.environ.get("ESCARMOUCHE_EXTERNAL_MAPS", ""),
+              "pytest_exit_code": int(code), "failed_tests": failures.failed,
               "kinds": kinds, "refusals_by_a_last_resort_net": dict(sorted(unforeseen.items(),
                                                                           key=lambda kv: -kv[1])[:40]),
               "wall_s": round(wall, 1)}
