@@ -10,6 +10,8 @@ from typing import Callable
 
 import pygame
 
+from ..errors import printable
+
 BG = (24, 26, 30)
 PANEL = (38, 41, 48)
 PANEL_LIGHT = (56, 60, 70)
@@ -23,6 +25,27 @@ SIDE_COLOURS = ((70, 130, 230), (220, 70, 60), (90, 190, 90), (200, 170, 60))
 
 def side_colour(side: int) -> tuple[int, int, int]:
     return SIDE_COLOURS[side % len(SIDE_COLOURS)]
+
+
+class Font(pygame.font.Font):
+    """A font that measures and draws any text: one a font cannot encode (a lone surrogate from an
+    undecodable file name, say) is drawn as ``printable`` writes it, instead of raising each frame."""
+
+    def size(self, text):
+        return super().size(_drawable(text))
+
+    def render(self, text, *args, **kwargs):
+        return super().render(_drawable(text), *args, **kwargs)
+
+
+def _drawable(text):
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return printable(text)
+    except AttributeError:              # bytes or None, as pygame takes them
+        pass
+    return text
 
 
 @dataclass
@@ -87,7 +110,7 @@ class UI:
     def font(self, size: int) -> pygame.font.Font:
         px = self.s(size)
         if px not in self._fonts:
-            self._fonts[px] = pygame.font.Font(None, px)
+            self._fonts[px] = Font(None, px)
         return self._fonts[px]
 
     def render(self, text: str, size: int = 20, colour=TEXT) -> pygame.Surface:
