@@ -5,6 +5,7 @@ Bad flags and unreadable files give one line on stderr and exit code 2, never a 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -144,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         quiet = os.open(os.devnull, os.O_WRONLY)
         for stream in (sys.stdout, sys.stderr):
-            os.dup2(quiet, stream.fileno())
+            with contextlib.suppress(OSError, ValueError):      # a stream without a file descriptor
+                os.dup2(quiet, stream.fileno())
         return 128 + signal.SIGPIPE
 
 
