@@ -166,8 +166,13 @@ class SetupScene:
 
     def cycle(self, side: int, index: int, key: str) -> None:
         """Step one figure's rank, loadout, weapon… through the values the module allows it."""
-        fig = self.armies[side].figures[index]
-        options = self.figure_choices(fig)[key]
+        figures = self.armies[side].figures
+        if index >= len(figures):           # a button of the last frame, its figure removed since
+            return
+        fig = figures[index]
+        options = self.figure_choices(fig).get(key)
+        if not options:
+            return
         fig[key] = options[(options.index(fig[key]) + 1) % len(options)] if fig.get(key) in options else options[0]
 
     def handle(self, event) -> None:
@@ -225,7 +230,7 @@ class SetupScene:
 
     def remove_figure(self, side: int, index: int) -> None:
         figures = self.armies[side].figures
-        if len(figures) > 1:
+        if 1 < len(figures) and index < len(figures):
             figures.pop(index)
 
     def start(self) -> None:

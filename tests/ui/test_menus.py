@@ -154,3 +154,24 @@ def test_new_battle_shows_the_armies_of_every_rule_system_picked(app, home):
         shot(app, f"setup_{name}.png")
         click(app, button_at(app, "Back"))
         assert isinstance(app.scene, MenuScene)
+
+
+def test_clicks_of_one_frame_on_a_figure_removed_by_the_first_change_nothing_else(app, home):
+    """Found by the long monkey (Passe d'armes): a click on a figure's remove button, then, before
+    the screen was drawn again, on that figure's own buttons stopped New battle with IndexError."""
+    app.push(MenuScene(app))
+    steps(app, 1)
+    click(app, button_at(app, "New battle"))
+    setup = app.scene
+    click(app, button_at(app, setup.rules_titles["eisdrachen"]))
+    steps(app, 2)
+    last = [b for b in app.ui.buttons if b.label == "×"][-1]         # the last figure of the last army
+    own = max((b for b in app.ui.buttons if b.rect.y == last.rect.y and b.rect.x < last.rect.x),
+              key=lambda b: b.rect.x)                                # its nearest button: a field to change
+    before = [len(a.figures) for a in setup.armies]
+    for pos in (last.rect.center, own.rect.center, last.rect.center):
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    steps(app, 2)
+    assert app.scene is setup
+    assert [len(a.figures) for a in setup.armies] == [before[0], before[1] - 1]
