@@ -19,7 +19,7 @@ from .i18n import LANGUAGES, has, key_label, language, tr, use_rules
 from .maplist import entry_for, list_maps, list_saves
 from .maprender import load_map_picture, thumbnail
 from .settings import AI_SPEEDS, DEFAULT_KEYS, UI_SCALES, autosave_path
-from .widgets import ACCENT, BAD, BG, MUTED, PANEL, TEXT, TextInput, side_colour
+from .widgets import ACCENT, BAD, BG, MUTED, PANEL, TEXT, Scroll, TextInput, side_colour
 
 MODES = ("hotseat", "vs-ai", "ai-vs-ai")
 FIXED_KEYS = ("id", "name", "tile", "x", "y")
@@ -35,8 +35,9 @@ def figure_label(fig: dict) -> str:
     return "?"
 
 
-def _title(app, surface, text: str) -> None:
-    app.ui.text(surface, text, (app.ui.s(40), app.ui.s(28)), 44, ACCENT)
+def _title(app, surface, text: str) -> int:
+    """A screen's title at its top left; the y under it."""
+    return app.ui.text(surface, text, (app.ui.s(40), app.ui.s(20)), 44, ACCENT).bottom
 
 
 class StillScene:
@@ -342,7 +343,7 @@ class SetupScene:
                 name_w = col - ui.s(36) - len(keys) * (cw + ui.s(4))
                 ui.text(surface, figure_label(fig), (x + ui.s(8), y + ui.s(3)), 18, TEXT, max_width=name_w - ui.s(8))
                 for j, key in enumerate(keys):
-                    value = str(fig[key])
+                    value = str(fig.get(key, "none"))
                     ui.button(surface, (x + name_w + j * (cw + ui.s(4)), y, cw, ui.s(22)),
                               tr(f"term.{value}", value), lambda s=army.side, k=i, c=key: self.cycle(s, k, c),
                               size=15, tooltip=tr("setup.cycle", what=tr(f"term.{key}", key)))
@@ -458,6 +459,7 @@ class SettingsScene(StillScene):
     def __init__(self, app):
         self.app = app
         self.rebinding: str | None = None
+        self.scroll = Scroll()
 
 
     def set(self, name: str, value) -> None:
@@ -483,33 +485,51 @@ class SettingsScene(StillScene):
         ui, st = self.app.ui, self.app.settings
         surface.fill(BG)
         w, h = surface.get_size()
-        _title(self.app, surface, tr("settings.title"))
-        x, y = ui.s(40), ui.s(100)
-        bw = ui.s(130)
+        y = _title(self.app, surface, tr("settings.title")) + ui.s(12)
+        x = ui.s(40)
         rows = [("settings.language", "language", LANGUAGES, lambda v: tr(f"language.{v}")),
                 ("settings.ai_speed", "ai_speed", tuple(AI_SPEEDS), lambda v: tr(f"speed.{v}")),
                 ("settings.ui_scale", "ui_scale", UI_SCALES, lambda v: f"{int(v * 100)} %")]
+        label_w = max(ui.font(22).size(tr(title))[0] for title, *_ in rows) + ui.s(20)
+        most = max(len(values) for _, _, values, _ in rows)
+        bw = min(ui.s(130), (w - 2 * x - label_w) // most - ui.s(6))
         for title, name, values, label in rows:
-            ui.text(surface, tr(title), (x, y + ui.s(8)), 22, ACCENT)
+            ui.text(surface, tr(title), (x, y + ui.s(17)), 22, ACCENT, "midleft")
             for i, v in enumerate(values):
-                ui.button(surface, (x + ui.s(200) + i * (bw + ui.s(6)), y, bw, ui.s(34)), label(v),
+                ui.button(surface, (x + label_w + i * (bw + ui.s(6)), y, bw, ui.s(34)), label(v),
                           lambda n=name, v=v: self.set(n, v), selected=(getattr(st, name) == v), size=18)
-            y += ui.s(48)
-        y += ui.s(10)
-        ui.text(surface, tr("settings.keys"), (x, y), 22, ACCENT)
-        y += ui.s(32)
-        col_w = min(ui.s(420), (w - x * 2 - ui.s(30)) // 2)
-        for i, action in enumerate(DEFAULT_KEYS):
-            cx = x + (i % 2) * (col_w + ui.s(30))
-            cy = y + (i // 2) * ui.s(38)
-            ui.text(surface, tr(f"key.{action}"), (cx, cy + ui.s(8)), 20, TEXT, max_width=col_w - ui.s(128))
-            label = "…" if self.rebinding == action else key_label(st.keys.get(action, ""))
-            ui.button(surface, (cx + col_w - ui.s(120), cy, ui.s(120), ui.s(32)), label,
-                      lambda a=action: setattr(self, "rebinding", a), selected=(self.rebinding == action), size=18,
-                      tooltip=tr("settings.rebind"))
-        bw2, bh = ui.s(200), ui.s(46)
-        ui.button(surface, (ui.s(30), h - bh - ui.s(30), bw2, bh), tr("button.back"), self.app.pop)
-        ui.button(surface, (ui.s(250), h - bh - ui.s(30), bw2, bh), tr("settings.reset_keys"), self.reset_keys)
+            y += ui.s(42)
+        if ui.scale < ui.chosen:        # the window is too small for the chosen size: say what it shows
+            ui.text(surface, tr("settings.scale_limited", shown=f"{round(ui.scale * 100)} %"),
+                    (x + label_w, y - ui.s(4)), 16, MUTED)
+            y += ui.s(16)
+        y += ui.s(6)
+        ui.text(surface, tr("settings.keys"), (x, y + ui.s(16)), 22, ACCENT, "midleft")
+        reset = tr("settings.reset_keys")
+        rw = ui.font(18).size(reset)[0] + ui.s(24)
+        ui.button(surface, (w - x - rw, y, rw, ui.s(32)), reset, self.reset_keys, size=18)
+        y += ui.s(40)
+        bh = ui.s(44)
+        bottom = h - bh - ui.s(24)
+        key_w = ui.s(110)
+        widest = max(ui.font(20).size(tr(f"key.{a}"))[0] for a in DEFAULT_KEYS) + key_w + ui.s(16)
+        cols = max(1, min(3, (w - 2 * x + ui.s(30)) // (widest + ui.s(30))))
+        col_w = (w - 2 * x - (cols - 1) * ui.s(30)) // cols
+        actions = list(DEFAULT_KEYS)
+        lines = [actions[i:i + cols] for i in range(0, len(actions), cols)]
+        shown, room = ui.rows(surface, (x, y, w - 2 * x, bottom - ui.s(10) - y), [ui.s(34)] * len(lines),
+                              self.scroll)
+        col_w = min(col_w, (room - (cols - 1) * ui.s(30)) // cols)
+        for i, top in shown:
+            for k, action in enumerate(lines[i]):
+                cx = x + k * (col_w + ui.s(30))
+                ui.text(surface, tr(f"key.{action}"), (cx, top + ui.s(16)), 20, TEXT, "midleft",
+                        max_width=col_w - key_w - ui.s(8))
+                label = "…" if self.rebinding == action else key_label(st.keys.get(action, ""))
+                ui.button(surface, (cx + col_w - key_w, top, key_w, ui.s(32)), label,
+                          lambda a=action: setattr(self, "rebinding", a), selected=(self.rebinding == action),
+                          size=18, tooltip=tr("settings.rebind"))
+        ui.button(surface, (ui.s(30), h - bh - ui.s(20), ui.s(200), bh), tr("button.back"), self.app.pop)
 
 
 class ResultsScene(StillScene):

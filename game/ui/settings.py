@@ -12,7 +12,7 @@ from ..engine.save import write_atomic
 
 APP = "escarmouche"
 AI_SPEEDS = {"instant": 0, "fast": 250, "normal": 700, "slow": 1500}
-UI_SCALES = (0.8, 1.0, 1.25, 1.5)
+UI_SCALES = (0.8, 1.0, 1.25, 1.5, 2.0)
 DEFAULT_KEYS = {
     "end": "e", "undo": "z", "save": "s", "skip": "space", "terrain": "t", "cancel": "escape",
     "zoom_in": "=", "zoom_out": "-", "next_figure": "tab", "log": "l",
