@@ -22,14 +22,15 @@ from ..engine.events import Event
 from ..engine.save import save_match
 from ..errors import EscarmoucheError
 from .combatlog import Blank, describe, in_words
-from .hud import CHOOSER_PAGE, BattleDrawing, action_label, fmt_number, side_name, term
-from .i18n import has, tr, use_rules
-from .mapview import MapView
+from .hud import BattleDrawing, action_label, fmt_number, side_name, term
+from .i18n import has, name_words, tr, use_rules
+from .mapview import ZOOMS, MapView
 from .maprender import base_tile_size, overlay_surface, render_base
 from .settings import AI_SPEEDS, autosave_path, saves_dir
-from .widgets import ACCENT, BAD, BG
+from .widgets import ACCENT, BAD, BG, side_colour
 
 STEP_SECONDS = 0.08
+NOTICE_SECONDS = 5.0
 FLOATING = {"damaged": (255, 110, 90), "removed": (255, 80, 60), "healed": (120, 230, 130)}   # kind -> colour
 
 
@@ -64,8 +65,10 @@ class AIJob:
 
 class BattleScene(BattleDrawing):
     def __init__(self, app, match, mode: str = "hotseat", human_side: int = 0, loaded=None,
-                 save_path: str | Path | None = None, ai_name: str = "tactical"):
+                 save_path: str | Path | None = None, ai_name: str = "tactical", zoom: float | None = None):
         self.app = app
+        self.start_zoom = zoom          # a loaded battle opens at the zoom it was saved at
+        self.notices: list[dict] = []
         self.match = match
         self.rules = match.rules
         use_rules(match.rules)
@@ -77,9 +80,7 @@ class BattleScene(BattleDrawing):
         self.terrain_layer: pygame.Surface | None = None
         self.show_terrain = False
         self.show_log = True
-        self.show_help = False
         self.view = MapView(self.base, (bf.width, bf.height), self.tile_px)
-        self.layout()
         self._fitted = False
         ai_sides = {"hotseat": (), "vs-ai": (1 - human_side,), "ai-vs-ai": tuple(self.rules.sides)}[mode]
         self.ai_players = {s: self._make_ai(ai_name, s) for s in ai_sides}
@@ -125,6 +126,7 @@ class BattleScene(BattleDrawing):
         self._wrap_key = None
         self._wrapped: list[str] = []
         self.finished_at: float | None = None
+        self.layout()
 
     def _make_ai(self, name: str, side: int):
         try:
@@ -148,7 +150,8 @@ class BattleScene(BattleDrawing):
         everyone = self.rules.figures(st, None)
         shared = {f.name for f in everyone if sum(g.name == f.name for g in everyone) > 1}
         for f in everyone:      # two sides' "Avatar 1" are told apart by their side in the log and lists
-            self.names.setdefault(f.id, f"{f.name} ({tr(f'side.short.{f.side}')})" if f.name in shared else f.name)
+            name = name_words(f.name)
+            self.names.setdefault(f.id, f"{name} ({tr(f'side.short.{f.side}')})" if f.name in shared else name)
             self.sides.setdefault(f.id, f.side)
         for thing in self.rules.objects(st, self.viewer):   # "Mitrailleuse (5,6)", not the rules' "e1"
             x, y = thing.tiles[0]
@@ -274,6 +277,7 @@ class BattleScene(BattleDrawing):
             return
         self.version += 1
         self.animate(events)
+        self.announce(events)
         self.last_answer_side = side if by_human else None
         self.decision_id = None
         self.chooser = None
@@ -311,6 +315,21 @@ class BattleScene(BattleDrawing):
             duration = min(0.6, STEP_SECONDS * (len(tiles) - 1))
             self.moves[fid] = (tiles, now, duration)
             self.ai_ready_at = max(self.ai_ready_at, now + duration)
+
+    def announce(self, events) -> None:
+        """Put the notable events (the module says which) on screen in plain words, for each side that
+        may see them, when it next has the screen."""
+        self.refresh()      # names of figures the events concern
+        for e in events:
+            words = self.rules.notice(e)
+            if words is None:
+                continue
+            if has(words.key):
+                text = tr(words.key, **{k: in_words(k, v, self.names) for k, v in words.params})
+            else:
+                text = describe(Event(e.kind, e.data, e.visible_to), self.names)
+            self.notices.append({"text": text, "side": self.event_side(e), "visible_to": e.visible_to, "shown": {}})
+        del self.notices[:-12]
 
     def floater_words(self, data: dict) -> dict:
         return {k: in_words(k, v, self.names) for k, v in data.items()}
@@ -416,7 +435,7 @@ class BattleScene(BattleDrawing):
 
     def autosave(self) -> None:
         try:
-            save_match(self.match, autosave_path())
+            save_match(self.match, autosave_path(), window={"zoom": self.view.zoom})
         except (EscarmoucheError, OSError) as e:
             self.say(tr("status.save_failed", error=str(e)), bad=True)
 
@@ -425,7 +444,7 @@ class BattleScene(BattleDrawing):
             stem = Path(self.match.map_path).stem or "battle"
             self.save_path = saves_dir() / f"{self.rules.id}-{stem}-{self.match.seed}.json"
         try:
-            save_match(self.match, self.save_path)
+            save_match(self.match, self.save_path, window={"zoom": self.view.zoom})
             self.say(tr("status.saved", path=str(self.save_path)))
         except (EscarmoucheError, OSError) as e:
             self.say(tr("status.save_failed", error=str(e)), bad=True)
@@ -456,7 +475,10 @@ class BattleScene(BattleDrawing):
             self.layout()
             self.view.fit(self.map_rect)
             self._fitted = True
-            if self.view.zoom < 0.7:       # a big map opens readable, on the army about to play
+            if self.start_zoom is not None:
+                self.view.zoom = min(ZOOMS, key=lambda z: abs(z - self.start_zoom))
+                self.centre_on_side()
+            elif self.view.zoom < 0.7:       # a big map opens readable, on the army about to play
                 self.view.zoom = 1.0
                 self.centre_on_side()
         d = self.decision
@@ -532,10 +554,6 @@ class BattleScene(BattleDrawing):
         return bool(bound) and pygame.key.name(event.key) == bound
 
     def handle(self, event: pygame.event.Event) -> None:
-        if self.show_help:
-            if event.type == pygame.KEYDOWN:
-                self.show_help = False
-            return
         if self.handover_to is not None:
             if event.type == pygame.MOUSEBUTTONUP and event.button == 1 or \
                     event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_SPACE):
@@ -598,7 +616,7 @@ class BattleScene(BattleDrawing):
         elif self.key_is(event, "terrain"):
             self.show_terrain = not self.show_terrain
         elif event.key == pygame.K_F1:
-            self.show_help = True
+            self.open_help()
         elif self.key_is(event, "log"):
             self.show_log = not self.show_log
         elif self.key_is(event, "skip"):
@@ -612,14 +630,14 @@ class BattleScene(BattleDrawing):
         elif self.key_is(event, "next_figure"):
             self.centre_on_actor()
         elif event.key in (pygame.K_PAGEUP, pygame.K_PAGEDOWN) and self.chooser:
-            pages = max(1, math.ceil(len(self.chooser) / CHOOSER_PAGE))
+            pages = max(1, math.ceil(len(self.chooser) / self.page_size))
             self.chooser_page = (self.chooser_page + (1 if event.key == pygame.K_PAGEDOWN else -1)) % pages
         elif pygame.K_0 <= event.key <= pygame.K_9:
             d = self.decision
             if d is not None and self.human_turn():
                 n = (event.key - pygame.K_1) % 10      # keys 1..9 then 0: the tenth choice
                 if self.chooser:
-                    page = self.chooser[self.chooser_page * CHOOSER_PAGE:][:CHOOSER_PAGE]
+                    page = self.chooser[self.chooser_page * self.page_size:][:self.page_size]
                     if n < len(page):
                         self.answer(page[n])
                     return
@@ -658,7 +676,8 @@ class BattleScene(BattleDrawing):
     def layout(self) -> None:
         ui = self.app.ui
         w, h = self.app.screen.get_size()
-        top, bar = ui.s(40), ui.s(64)
+        top = self.plan_header(w)
+        bar = self.plan_bar(w, self.decision, self.human_turn())
         log_w = min(ui.s(360), w // 3) if self.show_log else 0
         self.map_rect = pygame.Rect(0, top, w - log_w, h - top - bar)
         self.log_rect = pygame.Rect(w - log_w, top, log_w, h - top - bar)
@@ -668,51 +687,94 @@ class BattleScene(BattleDrawing):
     def draw(self, surface: pygame.Surface) -> None:
         self.layout()
         surface.fill(BG)
+        ui = self.app.ui
         if self.handover_to is not None:
             self.draw_handover(surface)
             self.draw_status(surface)
             return
-        self.view.blit_layer(surface, self.base)
-        if self.show_terrain:
-            if self.terrain_layer is None:
-                bf = self.match.battlefield
-                self.terrain_layer = overlay_surface(bf, *self.tile_px)
-            self.view.blit_layer(surface, self.terrain_layer)
         d = self.decision
         human = self.human_turn()
-        clip = surface.get_clip()
-        surface.set_clip(self.map_rect)
-        self.draw_overlays(surface)
-        if human and d is not None:
-            self.draw_reach(surface, d)
-        self.draw_tokens(surface)
-        self.draw_figures(surface, d)
-        self.draw_floaters(surface)
-        self.draw_panels(surface)
-        if human and d is not None:
-            self.draw_hover(surface, d)
-        elif self.last_ai is not None and d is not None:
-            self.draw_ai_hint(surface)
-        surface.set_clip(clip)
-        self.draw_minimap(surface)
+        with ui.layer("map"):       # the battlefield and what stands on it: labels there may crowd
+            self.view.blit_layer(surface, self.base)
+            if self.show_terrain:
+                if self.terrain_layer is None:
+                    bf = self.match.battlefield
+                    self.terrain_layer = overlay_surface(bf, *self.tile_px)
+                self.view.blit_layer(surface, self.terrain_layer)
+            clip = surface.get_clip()
+            surface.set_clip(self.map_rect)
+            self.draw_overlays(surface)
+            if human and d is not None:
+                self.draw_reach(surface, d)
+            self.draw_tokens(surface)
+            self.draw_figures(surface, d)
+            self.draw_floaters(surface)
+            if human and d is not None:
+                self.draw_hover(surface, d)
+            elif self.last_ai is not None and d is not None:
+                self.draw_ai_hint(surface)
+            surface.set_clip(clip)
         self.draw_top(surface, d)
         self.draw_log(surface)
         self.draw_bar(surface, d, human)
+        self.draw_panels(surface)       # then the boxes over the map, each placed off those before it
+        self.draw_minimap(surface)
         if self.chooser and human:
             self.draw_chooser(surface)
         elif human and d is not None:
             self.draw_note(surface, d)
-        self.draw_figure_info(surface)
-        if self.show_help:
-            self.draw_help(surface)
+        self.draw_notices(surface)
         self.draw_status(surface)
+        self.draw_figure_info(surface)
+        self.draw_hover_box(surface)
+
+    def draw_notices(self, surface: pygame.Surface) -> None:
+        """The notable events of late, each for a few seconds from when this viewer first sees it."""
+        ui = self.app.ui
+        now = time.monotonic()
+        m = self.map_rect
+        for notice in self.notices:
+            if notice["visible_to"] is not None and self.viewer is not None and notice["visible_to"] != self.viewer:
+                continue
+            if now - notice["shown"].setdefault(self.viewer, now) > NOTICE_SECONDS:
+                continue
+            lines = ui.wrap(notice["text"], 22, m.w * 2 // 3)
+            step = ui.line(22)
+            size = (max(ui.font(22).size(t)[0] for t in lines) + ui.s(24), len(lines) * step + ui.s(14))
+            cx = m.centerx - size[0] // 2
+            box = self.put(size, [(cx, m.y + ui.s(48)), (cx, m.y + ui.s(8)), (cx, m.centery - size[1] // 2),
+                                  (cx, m.bottom - size[1] - ui.s(60))])
+            edge = side_colour(notice["side"]) if notice["side"] is not None else ACCENT
+            pygame.draw.rect(surface, (16, 14, 10), box, border_radius=ui.s(6))
+            pygame.draw.rect(surface, edge, box, 2, border_radius=ui.s(6))
+            ui.occupy(box)
+            for i, t in enumerate(lines):
+                ui.text(surface, t, (box.centerx, box.y + ui.s(7) + i * step), 22, ACCENT, "midtop")
 
     def draw_status(self, surface: pygame.Surface) -> None:
+        """The last message (saved, undone, a refusal) on a dark band at the foot of the map."""
         ui = self.app.ui
-        if self.status and time.monotonic() < self.status_until:
-            colour = BAD if self.status.startswith("!") else ACCENT
-            ui.text(surface, self.status.lstrip("! "), (self.map_rect.x + ui.s(8), self.map_rect.bottom - ui.s(6)),
-                    18, colour, "bottomleft", max_width=self.map_rect.w - ui.s(16))
+        if not self.status or time.monotonic() >= self.status_until:
+            return
+        colour = BAD if self.status.startswith("!") else ACCENT
+        area = self.map_rect if self.handover_to is None else surface.get_rect()
+        step = ui.line(18)
+        box = lines = None
+        for width in (area.w - ui.s(40), area.w * 2 // 3, area.w // 2):       # narrower, to pass the minimap
+            wrapped = ui.wrap(self.status.lstrip("! "), 18, width)
+            size = (max(ui.font(18).size(t)[0] for t in wrapped) + ui.s(20), len(wrapped) * step + ui.s(10))
+            spot = ui.place(size, [(area.centerx - size[0] // 2, area.bottom - size[1] - ui.s(8)),
+                                   (area.x + ui.s(8), area.bottom - size[1] - ui.s(8)),
+                                   (area.centerx - size[0] // 2, area.y + ui.s(8))], area.inflate(-ui.s(8), -ui.s(8)))
+            if box is None or ui.free(spot):
+                box, lines = spot, wrapped
+            if ui.free(spot):
+                break
+        pygame.draw.rect(surface, (12, 13, 18), box, border_radius=ui.s(4))
+        pygame.draw.rect(surface, colour, box, 1, border_radius=ui.s(4))
+        ui.occupy(box)
+        for i, t in enumerate(lines):
+            ui.text(surface, t, (box.x + ui.s(10), box.y + ui.s(5) + i * step), 18, colour)
 
     def actor_tile(self, d: Decision, o: Option):
         f = self.figure(o.figure or d.figure)

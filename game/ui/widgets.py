@@ -162,6 +162,11 @@ class UI:
         self.drawn.append(Drawn(kind, rect, self.current_layer))
         return rect
 
+    def free(self, rect: pygame.Rect) -> bool:
+        """Nothing of the current layer drawn so far lies under ``rect``."""
+        return not any(d.layer == self.current_layer and d.owner < 0 and rect.colliderect(d.rect)
+                       for d in self.drawn)
+
     def place(self, size: tuple[int, int], candidates, area: pygame.Rect) -> pygame.Rect:
         """The first of ``candidates`` (top-left corners) where a box of ``size`` stays inside ``area``
         and covers nothing of its layer drawn so far; else the one that covers least."""
@@ -184,6 +189,10 @@ class UI:
         if px not in self._fonts:
             self._fonts[px] = pygame.font.Font(None, px)
         return self._fonts[px]
+
+    def line(self, size: int) -> int:
+        """The height of one line of text of ``size``: what a rendered line takes."""
+        return self.font(size).get_linesize()
 
     def render(self, text: str, size: int = 20, colour=TEXT) -> pygame.Surface:
         key = (text, size, colour)
@@ -217,8 +226,21 @@ class UI:
         return text + "…"
 
     def wrap(self, text: str, size: int, width: int) -> list[str]:
+        """Lines of ``text`` within ``width``; a word longer than a line (a file path) is cut after a
+        "/" or where it must."""
         font, lines, line = self.font(size), [], ""
+        words = []
         for word in text.split():
+            while font.size(word)[0] > width and len(word) > 1:
+                cut = max(1, len(word) - 1)
+                while cut > 1 and font.size(word[:cut])[0] > width:
+                    cut -= 1
+                slash = word.rfind("/", 0, cut)
+                cut = slash + 1 if slash > 0 else cut
+                words.append(word[:cut])
+                word = word[cut:]
+            words.append(word)
+        for word in words:
             trial = f"{line} {word}".strip()
             if font.size(trial)[0] <= width or not line:
                 line = trial
@@ -262,10 +284,15 @@ class UI:
         fg = (20, 20, 20) if selected else (TEXT if enabled else MUTED)
         x = rect.x + self.s(6)
         if stacked and icon is not None:
-            surface.blit(icon, icon.get_rect(midtop=(rect.centerx, rect.y + self.s(4))))
             lines = self.wrap(label, 15, rect.w - self.s(6))     # a long name takes two short lines
             if len(lines) > 2:
                 lines = [lines[0], " ".join(lines[1:])]
+            room = rect.h - self.s(9) - len(lines) * self.s(14) - self.s(3)
+            if icon.get_height() > room > 0:        # a smaller icon over two lines
+                icon = pygame.transform.smoothscale(icon, (room, room))
+            spot = icon.get_rect(midtop=(rect.centerx, rect.y + self.s(4)))
+            surface.blit(icon, spot)
+            self.drawn.append(Drawn("icon", spot, self.current_layer, owner=self._owner))
             for k, line in enumerate(reversed(lines)):
                 self.text(surface, line, (rect.centerx, rect.bottom - self.s(3) - k * self.s(14)), 15, fg,
                           "midbottom", max_width=rect.w - self.s(6))
@@ -275,6 +302,7 @@ class UI:
             if icon is not None:
                 ir = icon.get_rect(midleft=(x, rect.centery))
                 surface.blit(icon, ir)
+                self.drawn.append(Drawn("icon", ir, self.current_layer, owner=self._owner))
                 x = ir.right + self.s(4)
             if label:
                 width = rect.right - x - self.s(4)
@@ -288,6 +316,20 @@ class UI:
         b = Button(rect, label, on_click, tooltip, enabled, selected, icon, hotkey)
         self.buttons.append(b)
         return b
+
+    def flow(self, surface: pygame.Surface, x: int, y: int, width: int, items, size: int = 18,
+             height: int = 34) -> int:
+        """Buttons as wide as their labels, left to right and onto a new line where the next would pass
+        ``width``; ``items`` are (label, on_click, selected, tooltip). The y under the last line."""
+        gap, left = self.s(6), x
+        for label, on_click, selected, tooltip in items:
+            bw = min(width, self.font(size).size(label)[0] + self.s(20))
+            if x > left and x + bw > left + width:
+                x, y = left, y + self.s(height) + gap
+            self.button(surface, (x, y, bw, self.s(height)), label, on_click, selected=selected, tooltip=tooltip,
+                        size=size)
+            x += bw + gap
+        return y + self.s(height)
 
     def hotspot(self, rect, on_click=None, tooltip: str = "") -> Button:
         """A clickable place with a tooltip over something drawn otherwise (a line of the log)."""

@@ -30,15 +30,24 @@ def test_new_battle_from_the_menu_with_an_edited_army_and_seed(app, home):
     remove = [b for b in app.ui.buttons if b.label == "×"]
     click(app, remove[0].rect.center)
     steps(app, 1)
-    add = [b for b in app.ui.buttons if b.label.startswith("+ ")]
-    click(app, add[-1].rect.center)
-    click(app, add[-1].rect.center)
+    for _ in range(2):      # the red army's "+ Add a figure" opens the recruits; one click takes one on
+        add = [b for b in app.ui.buttons if b.label == "+ Add a figure"]
+        click(app, add[-1].rect.center)
+        assert setup.recruiting == 1
+        click(app, next(b for b in app.ui.buttons if b.label.startswith("+ ") and b.label != "+ Add a figure").rect.center)
+        assert setup.recruiting is None
     assert [len(a.figures) for a in setup.armies] == [before[0] - 1, before[1] + 2]
     rank_before = setup.armies[0].figures[0]["rank"]
-    rank_button = next(b for b in app.ui.buttons if b.label == rank_before)
+    first = next(b for b in app.ui.buttons if b.tooltip.endswith("Click to change its choices"))
+    click(app, first.rect.center)           # the figure's sheet: a button per choice the rules allow
+    assert setup.sheet == (0, 0)
+    shot(app, "setup_sheet.png")
+    rank_button = next(b for b in app.ui.buttons if b.label == setup.value_label(setup.armies[0].figures[0], "rank"))
     click(app, rank_button.rect.center)
     changed = setup.armies[0].figures[0]["rank"]
     assert changed != rank_before and changed in setup.choices["rank"]
+    click(app, button_at(app, "Done"))
+    assert setup.sheet is None
     seed_field = next(f for r, f in app.ui.inputs if f is setup.seed_input)
     click(app, next(r for r, f in app.ui.inputs if f is seed_field).center)
     for _ in range(10):
