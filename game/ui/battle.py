@@ -23,9 +23,10 @@ from ..engine.save import save_match
 from ..errors import EscarmoucheError
 from .combatlog import Blank, describe, in_words
 from .hud import BattleDrawing, action_label, fmt_number, side_name, term
-from .i18n import has, name_words, tr, use_rules
+from .i18n import has, language, name_words, tr, use_rules
 from .mapview import ZOOMS, MapView
-from .maprender import base_tile_size, overlay_surface, render_base
+from .frame import LiveFrame
+from .maprender import base_tile_size, render_base, terrain_overlay
 from .settings import AI_SPEEDS, autosave_path, saves_dir
 from .widgets import ACCENT, BAD, BG, side_colour
 
@@ -77,7 +78,7 @@ class BattleScene(BattleDrawing):
         bf = match.battlefield
         self.base = render_base(bf, loaded)
         self.tile_px = base_tile_size(bf, loaded)
-        self.terrain_layer: pygame.Surface | None = None
+        self.terrain_layer = None
         self.show_terrain = False
         self.show_log = True
         self.view = MapView(self.base, (bf.width, bf.height), self.tile_px)
@@ -126,6 +127,11 @@ class BattleScene(BattleDrawing):
         self._wrap_key = None
         self._wrapped: list[str] = []
         self.finished_at: float | None = None
+        self._events = 0
+        self._frame: LiveFrame | None = None
+        self._frame_key = None
+        self._kept: dict[str, pygame.Surface] = {}
+        self._groups: tuple = (None, OrderedDict())
         self.layout()
 
     def _make_ai(self, name: str, side: int):
@@ -224,10 +230,13 @@ class BattleScene(BattleDrawing):
         return d is not None and d.side not in self.ai_players and self.handover_to is None
 
     def groups(self, d: Decision) -> OrderedDict:
-        out: OrderedDict[str, list[Option]] = OrderedDict()
-        for o in d.options:
-            out.setdefault(o.action, []).append(o)
-        return out
+        """The decision's options by action, in order (kept per decision: it is asked many times a frame)."""
+        if self._groups[0] is not d:
+            out: OrderedDict[str, list[Option]] = OrderedDict()
+            for o in d.options:
+                out.setdefault(o.action, []).append(o)
+            self._groups = (d, out)
+        return self._groups[1]
 
     def points_at(self, d: Decision, o: Option):
         """The tile an option is answered by clicking, or None for a button-only option."""
@@ -554,6 +563,7 @@ class BattleScene(BattleDrawing):
         return bool(bound) and pygame.key.name(event.key) == bound
 
     def handle(self, event: pygame.event.Event) -> None:
+        self._events += 1
         if self.handover_to is not None:
             if event.type == pygame.MOUSEBUTTONUP and event.button == 1 or \
                     event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_SPACE):
@@ -685,29 +695,70 @@ class BattleScene(BattleDrawing):
         self.view.viewport = self.map_rect
 
     def draw(self, surface: pygame.Surface) -> None:
+        """The battle screen, composed only when ``frame_key`` changes; the frames between blit it
+        whole and redraw the pulsing ring of the active figure alone (frame.py)."""
         self.layout()
-        surface.fill(BG)
+        key = self.frame_key(surface)
+        if key is None or key != self._frame_key or self._frame is None:
+            self._frame = self.compose(surface, keep=key is not None)
+            self._frame_key = key
+        self._frame.show(surface, self.app.ui)
+
+    def frame_key(self, surface: pygame.Surface):
+        """All the screen depends on, or None while something moves on its own (a walk, a wound).
+
+        Any input event changes it too, so only frames with no input, no answer and no
+        animation reuse the last picture. Something new drawn from a clock must be named here.
+        """
+        if self.moves or self.floaters:
+            return None
+        ui, now = self.app.ui, time.monotonic()
+        return (surface.get_size(), ui.scale, ui.mouse, language(), self._events, self.version, self.viewer,
+                self.handover_to, id(self.decision), self.decision_id, self.group, id(self.chooser),
+                self.chooser_page, self.hover_tile, self.show_terrain, self.show_log,
+                tuple(id(n) for n in self.live_notices()), ui.pointing,
+                self.log_scroll, self.status if now < self.status_until else "", self.view.zoom,
+                self.view.centre, tuple(self.map_rect), self.fast_forward, self.app.settings.ai_speed,
+                id(self.last_ai), self.ai_job is not None, int(now * 3) % 4 if self.ai_job is not None else 0,
+                tuple(sorted(self.app.settings.keys.items())))
+
+    def compose(self, surface: pygame.Surface, keep: bool = True) -> LiveFrame:
+        """Draw the whole screen; ``keep`` keeps it for the frames to come (not while things move,
+        when the next frame is drawn afresh anyway)."""
         ui = self.app.ui
+        surface.fill(BG)
         if self.handover_to is not None:
             self.draw_handover(surface)
             self.draw_status(surface)
-            return
+            return LiveFrame(self.kept("picture", surface) if keep else None, ui)
         d = self.decision
         human = self.human_turn()
         with ui.layer("map"):       # the battlefield and what stands on it: labels there may crowd
-            self.view.blit_layer(surface, self.base)
+            overlays = []
             if self.show_terrain:
                 if self.terrain_layer is None:
-                    bf = self.match.battlefield
-                    self.terrain_layer = overlay_surface(bf, *self.tile_px)
-                self.view.blit_layer(surface, self.terrain_layer)
+                    self.terrain_layer = terrain_overlay(self.match.battlefield)
+                overlays.append(self.terrain_layer)
+            reach = self.reach_overlay(d) if human and d is not None else None
+            if reach is not None:
+                overlays.append(reach)
+            self.view.draw_map(surface, BG, overlays)
             clip = surface.get_clip()
             surface.set_clip(self.map_rect)
             self.draw_overlays(surface)
             if human and d is not None:
-                self.draw_reach(surface, d)
+                self.draw_targets(surface, d)
             self.draw_tokens(surface)
-            self.draw_figures(surface, d)
+            live = self.draw_figures(surface, d)
+            below = self.kept("below", surface) if keep and live else None
+            sprites = []
+            for f in live:      # measured at the ring's widest, then left to LiveFrame to draw each frame
+                if below is None:
+                    self.draw_figure(surface, f, pulse=self.pulse())
+                    continue
+                rect = self.draw_figure(surface, f, pulse=1.0).clip(self.map_rect)
+                surface.blit(below, rect, rect)
+                sprites.append((rect, lambda target, f=f: self.draw_figure(target, f, pulse=self.pulse())))
             self.draw_floaters(surface)
             if human and d is not None:
                 self.draw_hover(surface, d)
@@ -727,17 +778,37 @@ class BattleScene(BattleDrawing):
         self.draw_status(surface)
         self.draw_figure_info(surface)
         self.draw_hover_box(surface)
+        return LiveFrame(self.kept("picture", surface) if keep else None, ui, below, sprites)
+
+    def kept(self, name: str, surface: pygame.Surface) -> pygame.Surface:
+        """A copy of ``surface`` in a picture kept for reuse (a fresh full-screen surface costs
+        milliseconds to allocate, a blit into an old one a tenth of that)."""
+        picture = self._kept.get(name)
+        if picture is None or picture.get_size() != surface.get_size():
+            picture = self._kept[name] = surface.copy()
+        else:
+            picture.blit(surface, (0, 0))
+        return picture
+
+    @staticmethod
+    def pulse() -> float:
+        """The active figure's ring breathes, 0 to 1 and back, a little under once a second."""
+        return 0.5 + 0.5 * math.sin(time.monotonic() * 5)
+
+    def live_notices(self) -> list[dict]:
+        """The notable events this viewer may see and has not yet seen for ``NOTICE_SECONDS``."""
+        now = time.monotonic()
+        return [n for n in self.notices
+                if (n["visible_to"] is None or self.viewer is None or n["visible_to"] == self.viewer)
+                and now - n["shown"].get(self.viewer, now) <= NOTICE_SECONDS]
 
     def draw_notices(self, surface: pygame.Surface) -> None:
         """The notable events of late, each for a few seconds from when this viewer first sees it."""
         ui = self.app.ui
         now = time.monotonic()
         m = self.map_rect
-        for notice in self.notices:
-            if notice["visible_to"] is not None and self.viewer is not None and notice["visible_to"] != self.viewer:
-                continue
-            if now - notice["shown"].setdefault(self.viewer, now) > NOTICE_SECONDS:
-                continue
+        for notice in self.live_notices():
+            notice["shown"].setdefault(self.viewer, now)
             lines = ui.wrap(notice["text"], 22, m.w * 2 // 3)
             step = ui.line(22)
             size = (max(ui.font(22).size(t)[0] for t in lines) + ui.s(24), len(lines) * step + ui.s(14))

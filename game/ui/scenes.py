@@ -420,8 +420,8 @@ class SetupScene:
         return " · ".join(self.value_label(fig, key) for key in self.figure_choices(fig))
 
     def value_label(self, fig: dict, key: str) -> str:
-        if key not in fig:
-            return tr("setup.unset")
+        if key not in fig:      # a field the figure may have but has not yet (a second weapon)
+            return "-"
         value = fig[key]
         if isinstance(value, bool):
             return tr(f"value.{key}.{'yes' if value else 'no'}", tr(f"log.{'yes' if value else 'no'}"))

@@ -165,7 +165,8 @@ class Screens:
     def _aim(self, scene) -> None:
         """Select the attack group and point at its target: the odds box shows, with the target's lines."""
         d = scene.match.pending
-        o = next((o for o in d.options if o.target is not None and scene.odds(o) is not None), None)
+        o = next((o for o in d.options if o.target is not None and scene.points_at(d, o) is not None
+                  and scene.odds(o) is not None), None)
         if o is None:
             self.app.step()
             return
