@@ -28,7 +28,7 @@ from .mapview import ZOOMS, MapView
 from .frame import LiveFrame
 from .maprender import base_tile_size, render_base, terrain_overlay
 from .settings import AI_SPEEDS, autosave_path, saves_dir
-from .widgets import ACCENT, BAD, BG, side_colour
+from .widgets import ACCENT, BAD, BG, Scroll, side_colour
 
 STEP_SECONDS = 0.08
 NOTICE_SECONDS = 5.0
@@ -70,6 +70,7 @@ class BattleScene(BattleDrawing):
         self.app = app
         self.start_zoom = zoom          # a loaded battle opens at the zoom it was saved at
         self.notices: list[dict] = []
+        self.side_scroll = Scroll()
         self.match = match
         self.rules = match.rules
         use_rules(match.rules)
@@ -82,6 +83,9 @@ class BattleScene(BattleDrawing):
         self.show_terrain = False
         self.show_log = True
         self.view = MapView(self.base, (bf.width, bf.height), self.tile_px)
+        # a module that shows side panels or figures off the map gets a column for them, kept all game
+        self.has_side = bool(self.rules.panels(match.state, None)) or \
+            any(f.tile is None for f in self.rules.figures(match.state, None))
         self._fitted = False
         ai_sides = {"hotseat": (), "vs-ai": (1 - human_side,), "ai-vs-ai": tuple(self.rules.sides)}[mode]
         self.ai_players = {s: self._make_ai(ai_name, s) for s in ai_sides}
@@ -689,7 +693,9 @@ class BattleScene(BattleDrawing):
         top = self.plan_header(w)
         bar = self.plan_bar(w, self.decision, self.human_turn())
         log_w = min(ui.s(360), w // 3) if self.show_log else 0
-        self.map_rect = pygame.Rect(0, top, w - log_w, h - top - bar)
+        side_w = min(ui.s(300), w // 4) if self.has_side else 0
+        self.side_rect = pygame.Rect(0, top, side_w, h - top - bar)     # the module's panels, off the map
+        self.map_rect = pygame.Rect(side_w, top, w - log_w - side_w, h - top - bar)
         self.log_rect = pygame.Rect(w - log_w, top, log_w, h - top - bar)
         self.bar_rect = pygame.Rect(0, h - bar, w, bar)
         self.view.viewport = self.map_rect
@@ -769,11 +775,11 @@ class BattleScene(BattleDrawing):
         self.draw_log(surface)
         self.draw_bar(surface, d, human)
         self.draw_panels(surface)       # then the boxes over the map, each placed off those before it
-        self.draw_minimap(surface)
         if self.chooser and human:
             self.draw_chooser(surface)
         elif human and d is not None:
             self.draw_note(surface, d)
+        self.draw_minimap(surface)
         self.draw_notices(surface)
         self.draw_status(surface)
         self.draw_figure_info(surface)

@@ -63,6 +63,9 @@ class BattleDrawing:
             self._minimap = pygame.transform.smoothscale(self.base, size)
         r = pygame.Rect(0, 0, *size)
         r.bottomright = (self.map_rect.right - ui.s(8), self.map_rect.bottom - ui.s(8))
+        if not ui.free(r):          # the list of choices needs the room: the minimap waits until it closes
+            self.minimap_rect = None
+            return
         self.minimap_rect = r
         surface.blit(self._minimap, r)
         self.app.ui.occupy(r)
@@ -223,69 +226,84 @@ class BattleDrawing:
                     pygame.draw.circle(surface, edge, self.view.tile_centre(f.tile), int(self.view.cell * 0.5), 2)
 
     def draw_panels(self, surface: pygame.Surface) -> None:
-        """The module's side panels and the figures that are not on the map, down the map's left edge."""
-        ui = self.app.ui
-        x, y = self.map_rect.x + ui.s(8), self.map_rect.y + ui.s(8)
-        width = min(ui.s(300), self.map_rect.w // 3)
-        off_map = [f for f in self.figs if f.tile is None and f.alive]
+        """The module's side panels and the figures that are not on the map, in the column left of it,
+        which scrolls when they are more than it holds."""
+        ui, side = self.app.ui, self.side_rect
         self.panel_rects = []
-        for p in self.panels:
-            y = self.draw_panel(surface, p, x, y, width) + ui.s(6)
+        if side.w <= 0:
+            return
+        pygame.draw.rect(surface, (30, 32, 38), side)
+        ui.occupy(side)
+        width = side.w - ui.s(12)
+        rows = [(self.panel_height(p, width - ui.s(32)), lambda x, y, w, p=p: self.draw_panel(surface, p, x, y, w))
+                for p in self.panels]
+        off_map = [f for f in self.figs if f.tile is None and f.alive]
         if off_map:
-            self.draw_roster(surface, off_map, x, y, width)
+            rows.append((ui.line(18) + ui.s(4), lambda x, y, w: ui.text(surface, tr("hud.off_map"), (x, y), 18, ACCENT)))
+            rows += [(ui.line(16) + ui.line(14) + ui.s(4), lambda x, y, w, f=f: self.draw_off_map(surface, f, x, y, w))
+                     for f in off_map]
+        shown, room = ui.rows(surface, side.inflate(-ui.s(12), -ui.s(12)), [h for h, _ in rows], self.side_scroll)
+        for i, top in shown:
+            rows[i][1](side.x + ui.s(6), top, room)
+
+    def panel_lines(self, p, width: int) -> list[str]:
+        ui = self.app.ui
+        lines = [tr(w.key, w.key, **self.words_params(w)) for w in p.lines]
+        return [part for line in lines for part in ui.wrap(line, 16, width - ui.s(14))]
+
+    def panel_height(self, p, width: int) -> int:
+        ui = self.app.ui
+        return ui.s(28) + len(self.panel_lines(p, width)) * ui.line(16) + (ui.s(34) if p.track is not None else 0) \
+            + ui.s(6)
 
     def draw_panel(self, surface: pygame.Surface, p, x: int, y: int, width: int) -> int:
         ui = self.app.ui
-        lines = [tr(w.key, w.key, **self.words_params(w)) for w in p.lines]
-        wrapped = [part for line in lines for part in ui.wrap(line, 16, width - ui.s(14))]
-        track_h = ui.s(34) if p.track is not None else 0
-        h = ui.s(28) + len(wrapped) * ui.s(18) + track_h + ui.s(6)
-        box = pygame.Rect(x, y, width, h)
+        box = pygame.Rect(x, y, width, self.panel_height(p, width))
         self.panel_box(surface, box)
         ui.text(surface, tr(f"panel.{p.id}", p.id.replace("_", " ")), (x + ui.s(7), y + ui.s(5)), 18, ACCENT,
                 max_width=width - ui.s(14))
         ty = y + ui.s(26)
-        for line in wrapped:
+        for line in self.panel_lines(p, width):
             ui.text(surface, line, (x + ui.s(7), ty), 16, TEXT)
-            ty += ui.s(18)
+            ty += ui.line(16)
         if p.track is not None:
             self.draw_track(surface, p.track, pygame.Rect(x + ui.s(7), ty + ui.s(2), width - ui.s(14), ui.s(28)))
         self.panel_rects.append(box)
         return box.bottom
 
     def draw_track(self, surface: pygame.Surface, track, rect: pygame.Rect) -> None:
-        """A row of numbered cells; each piece sits in its cell in its side's colour, labelled by name."""
+        """A row of numbered cells; each piece sits in its cell in its side's colour, labelled by its
+        name where the cell holds it, else by its initials (the panel's lines name it in full)."""
         ui = self.app.ui
         w = rect.w / max(1, track.length)
         for k in range(track.length):
             cell = pygame.Rect(rect.x + int(k * w), rect.y, int(w) - 2, rect.h)
             pygame.draw.rect(surface, (40, 44, 52), cell, border_radius=ui.s(3))
+            ui.occupy(cell)
             ui.text(surface, str(k + 1), (cell.x + 2, cell.y + 1), 12, MUTED)
         in_cell: dict[int, list] = {}
         for pid, side, at in track.pieces:
             if 1 <= at <= track.length:
                 in_cell.setdefault(at, []).append((pid, side))
-        for at, pieces in in_cell.items():        # pieces sharing a cell stack down it
-            h = rect.h / len(pieces)
+        for at, pieces in in_cell.items():        # pieces sharing a cell stack down it, below its number
+            size = 14 if len(pieces) == 1 else 12
+            top = rect.y + ui.line(12)
+            h = (rect.bottom - top) / len(pieces)
             for n, (pid, side) in enumerate(pieces):
-                spot = (rect.x + int((at - 0.5) * w) - 1, rect.y + int((n + 0.5) * h))
-                ui.text(surface, self.names.get(pid, pid), spot, 14 if len(pieces) == 1 else 12, side_colour(side),
-                        "center", max_width=int(w) - 4)
+                name = self.names.get(pid, pid)
+                if ui.font(size).size(name)[0] > int(w) - 6:
+                    name = "".join(word[:1] for word in name.split())[:3]
+                spot = (rect.x + int((at - 0.5) * w) - 1, int(top + (n + 0.5) * h))
+                ui.text(surface, name, spot, size, side_colour(side), "center")
 
-    def draw_roster(self, surface: pygame.Surface, figures, x: int, y: int, width: int) -> None:
-        """Figures off the map (a crew at its firing posts), each with its gauges."""
+    def draw_off_map(self, surface: pygame.Surface, f, x: int, y: int, width: int) -> None:
+        """A figure off the map (a crew at its firing posts): its name and bars, its gauges in words."""
         ui = self.app.ui
-        row = ui.s(26)
-        box = pygame.Rect(x, y, width, ui.s(28) + len(figures) * row)
-        self.panel_box(surface, box)
-        ui.text(surface, tr("hud.off_map"), (x + ui.s(7), y + ui.s(5)), 18, ACCENT)
-        ty = y + ui.s(28)
-        for f in figures:
-            ui.text(surface, self.names.get(f.id, f.name), (x + ui.s(7), ty), 16, side_colour(f.side),
-                    max_width=width // 2)
-            self.draw_gauges(surface, f.gauges, pygame.Rect(x + width // 2, ty + ui.s(4), width // 2 - ui.s(10), 5))
-            ty += row
-        self.panel_rects.append(box)
+        ui.text(surface, self.names.get(f.id, f.name), (x + ui.s(7), y), 16, side_colour(f.side),
+                max_width=width // 2 - ui.s(10))
+        self.draw_gauges(surface, f.gauges, pygame.Rect(x + width // 2, y + ui.s(4), width // 2 - ui.s(10), 5))
+        words = " · ".join(gauge_label(g) for g in f.gauges)
+        ui.text(surface, words, (x + ui.s(7), y + ui.line(16)), 14, MUTED, max_width=width - ui.s(14))
 
     def panel_box(self, surface: pygame.Surface, box: pygame.Rect) -> None:
         shade = pygame.Surface(box.size, pygame.SRCALPHA)

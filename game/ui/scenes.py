@@ -107,6 +107,8 @@ class SetupScene:
         self.module = None
         self.error = ""
         self.map_scroll = Scroll()
+        self.rules_scroll = Scroll()
+        self._rules_shown = None
         self.army_scrolls = (Scroll(), Scroll())
         self.sheet: tuple[int, int] | None = None      # (side, index) of the figure whose sheet is open
         self.recruiting: int | None = None              # the side whose list of recruits is open
@@ -332,7 +334,8 @@ class SetupScene:
         ui.button(surface, (area.right - uw, area.bottom - field_h, uw, field_h), use, self.use_path, size=18)
 
     def draw_options(self, surface: pygame.Surface, area: pygame.Rect) -> None:
-        """Rule system (with its primer beside the title), mode and, against the AI, the player's side."""
+        """Rule system (with its primer beside the title; the list scrolls when the column is short),
+        then mode and, against the AI, the player's side at the column's foot."""
         ui = self.app.ui
         header = ui.text(surface, tr("setup.rules"), area.topleft, 24, ACCENT)
         y = header.bottom + ui.s(8)
@@ -344,17 +347,29 @@ class SetupScene:
             ui.button(surface, (*spot, pw, ui.s(28)), label, self.open_primer, size=16, tooltip=tr("setup.primer_tip"))
             if spot[1] == y:
                 y += ui.s(36)
-        y = ui.flow(surface, area.x, y, area.w,
-                    [(self.rules_titles.get(n, n), lambda n=n: setattr(self, "rules", n), n == self.rules, "")
-                     for n in self.rules_list]) + ui.s(14)
-        y = ui.text(surface, tr("setup.mode"), (area.x, y), 24, ACCENT).bottom + ui.s(8)
-        y = ui.flow(surface, area.x, y, area.w,
-                    [(tr(f"mode.{m}"), lambda m=m: setattr(self, "mode", m), m == self.mode, "") for m in MODES])
+        modes = [(tr(f"mode.{m}"), lambda m=m: setattr(self, "mode", m), m == self.mode, "") for m in MODES]
+        sides = [(tr(f"side.{i}"), lambda s=i: setattr(self, "human_side", s), i == self.human_side, "")
+                 for i in (0, 1)]
+        head = ui.line(24) + ui.s(8)
+        foot = head + ui.flow(None, 0, 0, area.w, modes) + ui.s(10)
         if self.mode == "vs-ai":
-            y = ui.text(surface, tr("setup.human_side"), (area.x, y + ui.s(10)), 22, ACCENT).bottom + ui.s(6)
-            ui.flow(surface, area.x, y, area.w,
-                    [(tr(f"side.{i}"), lambda s=i: setattr(self, "human_side", s), i == self.human_side, "")
-                     for i in (0, 1)], height=30)
+            foot += ui.line(22) + ui.s(6) + ui.flow(None, 0, 0, area.w, sides, height=30) + ui.s(4)
+        row = ui.s(32)
+        if self.rules in self.rules_list and self.rules != self._rules_shown:     # the chosen one in view
+            self._rules_shown = self.rules
+            self.rules_scroll.first = self.rules_list.index(self.rules)
+        shown, width = ui.rows(surface, (area.x, y, area.w, area.bottom - foot - ui.s(10) - y),
+                               [row] * len(self.rules_list), self.rules_scroll)
+        for i, top in shown:
+            name = self.rules_list[i]
+            ui.button(surface, (area.x, top, width, row), self.rules_titles.get(name, name),
+                      lambda n=name: setattr(self, "rules", n), selected=name == self.rules, size=18)
+        y = area.bottom - foot
+        y = ui.text(surface, tr("setup.mode"), (area.x, y), 24, ACCENT).bottom + ui.s(8)
+        y = ui.flow(surface, area.x, y, area.w, modes) + ui.s(10)
+        if self.mode == "vs-ai":
+            y = ui.text(surface, tr("setup.human_side"), (area.x, y), 22, ACCENT).bottom + ui.s(6)
+            ui.flow(surface, area.x, y, area.w, sides, height=30)
 
     def open_primer(self) -> None:
         from .primer import PrimerScene

@@ -191,8 +191,10 @@ class UI:
         return self._fonts[px]
 
     def line(self, size: int) -> int:
-        """The height of one line of text of ``size``: what a rendered line takes."""
-        return self.font(size).get_linesize()
+        """The height of one line of text of ``size``: what a rendered line takes, capital accents
+        and descenders included."""
+        font = self.font(size)
+        return max(font.get_linesize(), font.size("ÉÂÇgjy")[1])
 
     def render(self, text: str, size: int = 20, colour=TEXT) -> pygame.Surface:
         key = (text, size, colour)
@@ -317,17 +319,19 @@ class UI:
         self.buttons.append(b)
         return b
 
-    def flow(self, surface: pygame.Surface, x: int, y: int, width: int, items, size: int = 18,
+    def flow(self, surface: pygame.Surface | None, x: int, y: int, width: int, items, size: int = 18,
              height: int = 34) -> int:
         """Buttons as wide as their labels, left to right and onto a new line where the next would pass
-        ``width``; ``items`` are (label, on_click, selected, tooltip). The y under the last line."""
+        ``width``; ``items`` are (label, on_click, selected, tooltip). The y under the last line
+        (``surface`` None: only measure it)."""
         gap, left = self.s(6), x
         for label, on_click, selected, tooltip in items:
             bw = min(width, self.font(size).size(label)[0] + self.s(20))
             if x > left and x + bw > left + width:
                 x, y = left, y + self.s(height) + gap
-            self.button(surface, (x, y, bw, self.s(height)), label, on_click, selected=selected, tooltip=tooltip,
-                        size=size)
+            if surface is not None:
+                self.button(surface, (x, y, bw, self.s(height)), label, on_click, selected=selected,
+                            tooltip=tooltip, size=size)
             x += bw + gap
         return y + self.s(height)
 
