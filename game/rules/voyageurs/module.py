@@ -131,6 +131,15 @@ class Voyageurs(RuleModule):
     def observe(self, state: State, side: int) -> State:
         return views.observe(state, side)
 
+    def notice(self, event) -> Words | None:
+        """A critical hit, a combatant falling unconscious and a side fleeing are announced on screen
+        (5.3, 5.10, 5.13)."""
+        if event.kind == "attack" and event.data.get("critical") is True and event.data.get("hit"):
+            return Words("notice.critical", **event.data)
+        if event.kind == "unconscious" or event.kind == "flight" and event.data.get("success") is True:
+            return Words(f"notice.{event.kind}", **event.data)
+        return super().notice(event)
+
     def disguise(self, state: State, side: int, rng) -> State:
         return views.disguise(state, side, rng)
 
