@@ -13,6 +13,7 @@ from pathlib import Path
 import pygame
 
 from ..errors import EscarmoucheError
+from . import glossary
 from .i18n import set_language, tr
 from .icons import ICON_DIR
 from .settings import Settings
@@ -39,6 +40,7 @@ class App:
             pass    # the window keeps the system's default icon
         self.ui = UI(self.settings.ui_scale)
         self.ui.fit(self.screen.get_size())
+        self.ui.glossary = glossary.notes       # a tooltip says what the rules terms it uses mean
         self.clock = pygame.time.Clock()
         self.scenes: list = []
         self.running = True

@@ -22,7 +22,7 @@ from ..engine.events import Event
 from ..engine.save import save_match
 from ..errors import EscarmoucheError
 from .combatlog import Blank, describe, in_words
-from .hud import BattleDrawing, action_label, fmt_number, side_name, term
+from .hud import BattleDrawing, action_label, paces, side_name, term
 from .i18n import has, language, name_words, tr, use_rules
 from .mapview import ZOOMS, MapView
 from .frame import LiveFrame
@@ -439,7 +439,7 @@ class BattleScene(BattleDrawing):
                 not (picked is not None and actor is not None and actor.tile == tuple(o.tile)):
             extras.append(f"({o.tile[0]},{o.tile[1]})")
         if o.path and o.cost:
-            extras.append(tr("hud.pas", n=fmt_number(o.cost)))
+            extras.append(paces(o.cost))
         if d is not None and o.figure in (d.info or {}).get("roll_required", ()):
             extras.append(tr("info.roll_required"))
         return " · ".join([text, *extras])

@@ -96,4 +96,4 @@ def used_in(text: str) -> list[Entry]:
 
 def notes(text: str) -> list[str]:
     """What a tooltip adds under its text: "term: meaning" for each glossary term it uses."""
-    return [tr("glossary.note", term=e.headword, meaning=e.meaning) for e in used_in(text)]
+    return [tr("hud.glossary_note", term=e.headword, meaning=e.meaning) for e in used_in(text)]

@@ -44,6 +44,7 @@ class BattleDrawing:
     minimap_rect: pygame.Rect | None = None
     _minimap: pygame.Surface | None = None
     hover_lines: list = []
+    hover_avoid: list = []
     page_size: int = CHOOSER_PAGE
     chooser_box: pygame.Rect | None = None
 
@@ -318,6 +319,7 @@ class BattleDrawing:
 
     def draw_hover(self, surface: pygame.Surface, d: Decision) -> None:
         tile = self.hover_tile
+        self.hover_avoid = []
         if tile is None or (self.chooser and not all(self.points_at(d, o) is not None for o in self.chooser)):
             return
         pygame.draw.rect(surface, (255, 255, 255), self.view.tile_rect(tile), 1)
@@ -333,7 +335,15 @@ class BattleDrawing:
             if len(pts) >= 2:
                 pygame.draw.lines(surface, (255, 240, 120), False, pts, 3)
             cm = o.cost * self.match.battlefield.cm_per_tile
-            lines.append((tr("hud.path_length", pas=fmt_number(o.cost), cm=fmt_number(cm)), TEXT))
+            lines.append((tr("hud.path_length", paces=paces(o.cost), cm=fmt_number(cm)), TEXT))
+            near = self.tokens_in_reach(o.path)
+            self.hover_avoid = [self.view.tile_rect(t.tile).inflate(4, 4) for t in near]
+            for t in near:          # each token this way would turn over, and the ground it watches
+                centre = self.view.tile_centre(t.tile)
+                pygame.draw.circle(surface, BAD, centre, int((t.radius + 0.5) * self.view.cell), 2)
+                pygame.draw.circle(surface, BAD, centre, max(4, int(self.view.cell * 0.45)), 3)
+            if near:
+                lines.append((tr("hud.tokens_near", n=len(near)), BAD))
         target = self.figure(o.target) if o.target is not None else None
         aim = tuple(target.tile) if target is not None and target.tile is not None else None
         if o.path:
@@ -346,7 +356,7 @@ class BattleDrawing:
             cover = int(space.cover_level(bf, origin, aim))
             lines.append((tr("hud.los_yes") if seen else tr("hud.los_no"), GOOD if seen else BAD))
             lines.append((tr("hud.cover", level=tr(f"cover.{cover}")), TEXT))
-            lines.append((tr("hud.distance", pas=fmt_number(space.distance(origin, aim)),
+            lines.append((tr("hud.distance", paces=paces(space.distance(origin, aim)),
                              cm=fmt_number(space.distance(origin, aim) * bf.cm_per_tile)), TEXT))
         for shape in self.preview(o):
             self.draw_overlay(surface, shape)
@@ -361,7 +371,7 @@ class BattleDrawing:
             lines += [(text, MUTED) for text in self.figure_lines(under)]
         terms = [e.headword for e in glossary.used_in(" · ".join(text for text, _ in lines))]
         if terms:
-            lines.append((tr("glossary.see", terms=", ".join(terms)), MUTED))
+            lines.append((tr("hud.glossary_see", terms=", ".join(terms)), MUTED))
         self.hover_lines = lines
 
     def draw_hover_box(self, surface: pygame.Surface) -> None:
@@ -389,10 +399,11 @@ class BattleDrawing:
             away = [(mx - size[0] - gap, my + gap), (mx - size[0] - gap, my - size[1] - gap)]
             near = [(mx + gap, my + gap), (mx + gap, my - size[1] - gap)]
             corners = [(m.x, m.y), (m.right, m.y), (m.x, m.bottom), (m.right, m.bottom)]
-            spot = self.put(size, (away + near if mx > m.centerx else near + away) + corners)
+            keep = [m.clip(pygame.Rect(mx - gap, my - gap, 2 * gap, 2 * gap)), *self.hover_avoid]   # the pointed tile
+            spot = self.put(size, (away + near if mx > m.centerx else near + away) + corners, keep)
             if box is None:
                 box, columns, widths = spot, cols, ws
-            if ui.free(spot):
+            if ui.free(spot, keep):
                 box, columns, widths = spot, cols, ws
                 break
         # where it cannot help hiding a panel, it lies over it as a tooltip does, whole
@@ -407,6 +418,12 @@ class BattleDrawing:
                 for i, (text, colour) in enumerate(col):
                     ui.text(surface, text, (x + ui.s(7), box.y + ui.s(5) + i * step), 18, colour)
                 x += width
+
+    def tokens_in_reach(self, path) -> list:
+        """The tokens a figure walking ``path`` would set off: face down to the viewer, or its own real
+        ones (a trap goes off under anyone), each within its trigger radius of a tile of the way."""
+        return [t for t in self.tokens if t.radius is not None and t.kind != "decoy"
+                and any(space.within(t.tile, step, t.radius) for step in path)]
 
     def outcome_lines(self, outcomes: dict, indent: str = "") -> list[str]:
         """One line per outcome; those under 0.05 % are summed on one last line rather than listed as 0.0 %."""
@@ -711,11 +728,11 @@ class BattleDrawing:
                       tooltip=tr(f"tip.{end.action}", action_label(end.action)) + f" [{key_label(self.app.settings.keys['end'])}]",
                       icon=icons.icon(end.action, ui.s(26)), hotkey=key_label(self.app.settings.keys["end"]), size=18)
 
-    def put(self, size: tuple[int, int], candidates) -> pygame.Rect:
+    def put(self, size: tuple[int, int], candidates, avoid=()) -> pygame.Rect:
         """A box of ``size`` over the map, at the first of ``candidates`` where it hides nothing the
-        screen shows already (panels, minimap, notes); inside the map in any case."""
+        screen shows already (panels, minimap, notes) nor ``avoid``; inside the map in any case."""
         ui = self.app.ui
-        return ui.place(size, candidates, self.map_rect.inflate(-ui.s(8), -ui.s(8)))
+        return ui.place(size, candidates, self.map_rect.inflate(-ui.s(8), -ui.s(8)), avoid)
 
     def draw_chooser(self, surface: pygame.Surface) -> None:
         """The list of choices, as many to a page as the map's height holds (at most ten: keys 1..0)."""
@@ -893,6 +910,11 @@ def fmt_percent(p) -> str:
     """An exact chance as a percentage with one decimal, with the decimal comma in French."""
     text = f"{float(p) * 100:.1f} %"
     return text.replace(".", ",") if language() == "fr" else text
+
+
+def paces(v: float) -> str:
+    """A length in pas as the player's language says it: "1 pace", "2.5 paces"."""
+    return tr("hud.pas.one" if v == 1 else "hud.pas", n=fmt_number(v))
 
 
 def fmt_number(v: float) -> str:

@@ -438,6 +438,8 @@ class SetupScene:
         if key not in fig:      # a field the figure may have but has not yet (a second weapon)
             return "-"
         value = fig[key]
+        if isinstance(value, (list, tuple)):        # several of a kind (two javelins)
+            return ", ".join(term(str(v)) for v in value) or "-"
         if isinstance(value, bool):
             return tr(f"value.{key}.{'yes' if value else 'no'}", tr(f"log.{'yes' if value else 'no'}"))
         return term(str(value))

@@ -162,15 +162,16 @@ class UI:
         self.drawn.append(Drawn(kind, rect, self.current_layer))
         return rect
 
-    def free(self, rect: pygame.Rect) -> bool:
-        """Nothing of the current layer drawn so far lies under ``rect``."""
+    def free(self, rect: pygame.Rect, avoid=()) -> bool:
+        """Nothing of the current layer drawn so far, nor any of ``avoid``, lies under ``rect``."""
         return not any(d.layer == self.current_layer and d.owner < 0 and rect.colliderect(d.rect)
-                       for d in self.drawn)
+                       for d in self.drawn) and not any(rect.colliderect(a) for a in avoid)
 
-    def place(self, size: tuple[int, int], candidates, area: pygame.Rect) -> pygame.Rect:
+    def place(self, size: tuple[int, int], candidates, area: pygame.Rect, avoid=()) -> pygame.Rect:
         """The first of ``candidates`` (top-left corners) where a box of ``size`` stays inside ``area``
-        and covers nothing of its layer drawn so far; else the one that covers least."""
-        taken = [d.rect for d in self.drawn if d.layer == self.current_layer and d.owner < 0]
+        and covers nothing of its layer drawn so far, nor any of ``avoid`` (what it must not hide on
+        the map); else the one that covers least."""
+        taken = [d.rect for d in self.drawn if d.layer == self.current_layer and d.owner < 0] + list(avoid)
         best, best_cover = None, None
         for x, y in candidates:
             r = pygame.Rect(int(x), int(y), *size).clamp(area)

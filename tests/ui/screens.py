@@ -14,7 +14,7 @@ from game.ai import make_player
 from game.engine.save import new_match, save_match
 from game.rules import names as rule_names
 from game.ui.battle import BattleScene
-from game.ui.i18n import language, use_rules
+from game.ui.i18n import language, tr, use_rules
 from game.ui.primer import PrimerScene
 from game.ui.scenes import LoadScene, MenuScene, ResultsScene, SettingsScene, SetupScene
 from game.ui.settings import saves_dir
@@ -146,7 +146,7 @@ class Screens:
         elif state == "chooser":
             scene.chooser, scene.chooser_page = list(mid.pending.options), 0
         elif state == "saved":
-            scene.say("Saved: " + str(saves_dir() / f"{rules}-ruined_town-123456.json"))
+            scene.say(tr("status.saved", path=str(saves_dir() / f"{rules}-ruined_town-123456.json")))
         elif state == "aim":
             self._aim(scene)
             return

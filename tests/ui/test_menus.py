@@ -6,6 +6,7 @@ import json
 import pygame
 
 from game.ui.battle import BattleScene
+from game.ui.i18n import name_words
 from game.ui.scenes import MenuScene, SettingsScene, SetupScene
 from game.ui.settings import Settings, settings_path
 
@@ -141,7 +142,7 @@ def test_versus_ai_lets_the_player_pick_a_side_and_the_army_panel_says_which_one
     click(app, button_at(app, "Red side"))
     assert setup.mode == "vs-ai" and setup.human_side == 1
     texts = drawn_texts(app)
-    names = {a.side: a.name for a in setup.armies}
+    names = {a.side: name_words(a.name) for a in setup.armies}     # "Ice squad": the army's name in English
     assert f"Red side — {names[1]} (you)" in texts and f"Blue side — {names[0]} (AI)" in texts
     click(app, button_at(app, "Start"))
     battle = app.scene
