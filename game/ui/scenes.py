@@ -18,7 +18,7 @@ from .hud import fmt_number, term
 from .i18n import LANGUAGES, key_label, language, name_words, tr, use_rules
 from .maplist import entry_for, list_maps, list_saves
 from .maprender import load_map_picture, thumbnail
-from .settings import AI_SPEEDS, DEFAULT_KEYS, UI_SCALES, autosave_path
+from .settings import AI_SPEEDS, ANIMATIONS, DEFAULT_KEYS, UI_SCALES, VOLUMES, autosave_path
 from .widgets import ACCENT, BAD, BG, MUTED, PANEL, TEXT, Scroll, TextInput, side_colour
 
 MODES = ("hotseat", "vs-ai", "ai-vs-ai")
@@ -619,13 +619,13 @@ class LoadScene(StillScene):
 
 
 class SettingsScene(StillScene):
-    """Language, AI speed, UI scale and key bindings; every change is saved at once."""
+    """Language, AI speed, interface size, animations, sound, camera and key bindings; every change is
+    saved at once."""
 
     def __init__(self, app):
         self.app = app
         self.rebinding: str | None = None
         self.scroll = Scroll()
-
 
     def set(self, name: str, value) -> None:
         setattr(self.app.settings, name, value)
@@ -647,54 +647,73 @@ class SettingsScene(StillScene):
         self.app.apply_settings()
 
     def draw(self, surface: pygame.Surface) -> None:
-        ui, st = self.app.ui, self.app.settings
+        """The choices, then the key bindings, in one list that scrolls when the window is short;
+        Back stays below it."""
+        ui = self.app.ui
         surface.fill(BG)
         w, h = surface.get_size()
         y = _title(self.app, surface, tr("settings.title")) + ui.s(12)
         x = ui.s(40)
-        rows = [("settings.language", "language", LANGUAGES, lambda v: tr(f"language.{v}")),
-                ("settings.ai_speed", "ai_speed", tuple(AI_SPEEDS), lambda v: tr(f"speed.{v}")),
-                ("settings.ui_scale", "ui_scale", UI_SCALES, lambda v: f"{int(v * 100)} %")]
-        label_w = max(ui.font(22).size(tr(title))[0] for title, *_ in rows) + ui.s(20)
-        most = max(len(values) for _, _, values, _ in rows)
-        bw = min(ui.s(130), (w - 2 * x - label_w) // most - ui.s(6))
-        for title, name, values, label in rows:
-            ui.text(surface, tr(title), (x, y + ui.s(17)), 22, ACCENT, "midleft")
-            for i, v in enumerate(values):
-                ui.button(surface, (x + label_w + i * (bw + ui.s(6)), y, bw, ui.s(34)), label(v),
-                          lambda n=name, v=v: self.set(n, v), selected=(getattr(st, name) == v), size=18)
-            y += ui.s(42)
-        if ui.scale < ui.chosen:        # the window is too small for the chosen size: say what it shows
-            ui.text(surface, tr("settings.scale_limited", shown=f"{round(ui.scale * 100)} %"),
-                    (x + label_w, y - ui.s(4)), 16, MUTED)
-            y += ui.s(16)
-        y += ui.s(6)
-        ui.text(surface, tr("settings.keys"), (x, y + ui.s(16)), 22, ACCENT, "midleft")
-        reset = tr("settings.reset_keys")
-        rw = ui.font(18).size(reset)[0] + ui.s(24)
-        ui.button(surface, (w - x - rw, y, rw, ui.s(32)), reset, self.reset_keys, size=18)
-        y += ui.s(40)
-        bh = ui.s(44)
-        bottom = h - bh - ui.s(24)
+        choices = [("settings.language", "language", LANGUAGES, lambda v: tr(f"language.{v}")),
+                   ("settings.ai_speed", "ai_speed", tuple(AI_SPEEDS), lambda v: tr(f"speed.{v}")),
+                   ("settings.ui_scale", "ui_scale", UI_SCALES, lambda v: f"{int(v * 100)} %"),
+                   ("settings.animations", "animations", ANIMATIONS, lambda v: tr(f"animations.{v}")),
+                   ("settings.volume", "volume", VOLUMES, lambda v: f"{v} %"),
+                   ("settings.sound", "muted", (False, True), lambda v: tr("settings.muted" if v else "settings.on")),
+                   ("settings.camera", "camera_follow", (True, False),
+                    lambda v: tr("settings.on" if v else "settings.off"))]
+        label_w = max(ui.font(22).size(tr(title))[0] for title, *_ in choices) + ui.s(20)
+        most = max(len(values) for _, _, values, _ in choices)
         key_w = ui.s(110)
         widest = max(ui.font(20).size(tr(f"key.{a}"))[0] for a in DEFAULT_KEYS) + key_w + ui.s(16)
         cols = max(1, min(3, (w - 2 * x + ui.s(30)) // (widest + ui.s(30))))
-        col_w = (w - 2 * x - (cols - 1) * ui.s(30)) // cols
         actions = list(DEFAULT_KEYS)
-        lines = [actions[i:i + cols] for i in range(0, len(actions), cols)]
-        shown, room = ui.rows(surface, (x, y, w - 2 * x, bottom - ui.s(10) - y), [ui.s(34)] * len(lines),
-                              self.scroll)
-        col_w = min(col_w, (room - (cols - 1) * ui.s(30)) // cols)
+        key_lines = [actions[i:i + cols] for i in range(0, len(actions), cols)]
+        rows = [(ui.s(36), lambda top, room, c=c: self.draw_choice(surface, c, x, top, room, label_w, most))
+                for c in choices]
+        if ui.scale < ui.chosen:        # the window is too small for the chosen size: say what it shows
+            rows.append((ui.line(16), lambda top, room: ui.text(
+                surface, tr("settings.scale_limited", shown=f"{round(ui.scale * 100)} %"), (x + label_w, top), 16,
+                MUTED, max_width=room - label_w)))
+        rows.append((ui.s(44), lambda top, room: self.draw_keys_title(surface, x, top, room)))
+        rows += [(ui.s(34), lambda top, room, line=line: self.draw_key_line(surface, line, x, top, room, cols, key_w))
+                 for line in key_lines]
+        bh = ui.s(44)
+        bottom = h - bh - ui.s(24)
+        shown, room = ui.rows(surface, (x, y, w - 2 * x, bottom - ui.s(10) - y), [r[0] for r in rows], self.scroll)
         for i, top in shown:
-            for k, action in enumerate(lines[i]):
-                cx = x + k * (col_w + ui.s(30))
-                ui.text(surface, tr(f"key.{action}"), (cx, top + ui.s(16)), 20, TEXT, "midleft",
-                        max_width=col_w - key_w - ui.s(8))
-                label = "…" if self.rebinding == action else key_label(st.keys.get(action, ""))
-                ui.button(surface, (cx + col_w - key_w, top, key_w, ui.s(32)), label,
-                          lambda a=action: setattr(self, "rebinding", a), selected=(self.rebinding == action),
-                          size=18, tooltip=tr("settings.rebind"))
+            rows[i][1](top, room)
         ui.button(surface, (ui.s(30), h - bh - ui.s(20), ui.s(200), bh), tr("button.back"), self.app.pop)
+
+    def draw_choice(self, surface, choice, x: int, top: int, room: int, label_w: int, most: int) -> None:
+        """One setting: its name, then a button for each value, the chosen one lit."""
+        ui, st = self.app.ui, self.app.settings
+        title, name, values, label = choice
+        bw = min(ui.s(130), (room - label_w) // most - ui.s(6))
+        ui.text(surface, tr(title), (x, top + ui.s(17)), 22, ACCENT, "midleft", max_width=label_w - ui.s(8))
+        for i, v in enumerate(values):
+            ui.button(surface, (x + label_w + i * (bw + ui.s(6)), top, bw, ui.s(34)), label(v),
+                      lambda n=name, v=v: self.set(n, v), selected=(getattr(st, name) == v), size=18)
+
+    def draw_keys_title(self, surface, x: int, top: int, room: int) -> None:
+        ui = self.app.ui
+        ui.text(surface, tr("settings.keys"), (x, top + ui.s(22)), 22, ACCENT, "midleft")
+        reset = tr("settings.reset_keys")
+        rw = ui.font(18).size(reset)[0] + ui.s(24)
+        ui.button(surface, (x + room - rw, top + ui.s(6), rw, ui.s(32)), reset, self.reset_keys, size=18)
+
+    def draw_key_line(self, surface, line, x: int, top: int, room: int, cols: int, key_w: int) -> None:
+        """A row of key bindings, ``cols`` to a row: the action's name and its key, a click to change it."""
+        ui, st = self.app.ui, self.app.settings
+        col_w = (room - (cols - 1) * ui.s(30)) // cols
+        for k, action in enumerate(line):
+            cx = x + k * (col_w + ui.s(30))
+            ui.text(surface, tr(f"key.{action}"), (cx, top + ui.s(16)), 20, TEXT, "midleft",
+                    max_width=col_w - key_w - ui.s(8))
+            label = "…" if self.rebinding == action else key_label(st.keys.get(action, ""))
+            ui.button(surface, (cx + col_w - key_w, top, key_w, ui.s(32)), label,
+                      lambda a=action: setattr(self, "rebinding", a), selected=(self.rebinding == action),
+                      size=18, tooltip=tr("settings.rebind"))
 
 
 class ResultsScene(StillScene):
@@ -706,7 +725,6 @@ class ResultsScene(StillScene):
         self.figures = match.rules.figures(match.state, None)
         self.names = names
         self.scroll = Scroll()
-
 
     def handle(self, event) -> None:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_RETURN):

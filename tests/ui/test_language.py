@@ -73,14 +73,14 @@ def foreign(texts, lang: str, vocabulary) -> list[str]:
 # Words the two languages share (names of the systems, cognates, the rules' own identifiers): any other
 # word found in both the French and the English text of one key is a word left untranslated.
 SAME_IN_BOTH = set("""
-action actions activation activations active adjacent agi armes assassin avatar centre ch champion champions
-chance chances cib cm combat con contact ctrl directive distance double effort eisdrachen empire emplacement
-english esp exploit explosion face faction fatigue force français gain grenade ground horrible impossible
-incident initial initiative initiatives ins int intentions interface json kit ko kolaps main menu min mode
-modes mordgrave mvt normal offensive opposition orc orcs passe passes phase phases pi plus point points
-protection riposte score second secret shurikens simple situation six sniper surprise swidenth tab terrain
-test tiled tmx total transport transports trauma traumas type vengeance visible vit vital voyageurs zero
-zone zoom""".split())
+action actions activation activations active adjacent agi animation animations archer armes assassin avatar
+centre ch champion champions chance chances cib cm combat con contact ctrl directive distance double effort
+eisdrachen empire emplacement english esp exploit explosion face faction fatigue force français gain grenade
+ground horrible impossible incident initial initiative initiatives ins int intentions interface json kit ko
+kolaps main menu min mode modes mordgrave mvt normal offensive opposition orc orcs passe passes phase phases
+pi plus point points protection riposte score second secret shurikens simple situation six sniper surprise
+swidenth tab terrain test tiled tmx total transport transports trauma traumas type vengeance visible vit vital
+volume voyageurs zero zone zoom""".split())
 PROPER_NAMES = {"Aurèle", "Basile", "Capucine", "Dorian", "Eulalie", "Firmin", "Gaspard", "Hortense", "Bruna",
                 "Ilan", "Lise", "Marek", "Orla", "Sefa", "Tor", "Vask", "Greta", "Hirondelle", "Bourdon",
                 "Avatar", "Champion Drozz"}
