@@ -4,11 +4,13 @@ from __future__ import annotations
 import json
 
 import pygame
+import pytest
 
 from game.ui.battle import BattleScene
 from game.ui.i18n import name_words
 from game.ui.scenes import MenuScene, SettingsScene, SetupScene
-from game.ui.settings import Settings, settings_path
+from game.ui.app import App
+from game.ui.settings import Settings, settings_path, system_language
 
 from .driver import button_at, click, press, shot, steps, type_text, write_map
 
@@ -91,6 +93,27 @@ def test_settings_change_language_speed_scale_and_a_key_and_persist(app, home):
     assert saved["keys"]["end"] == "f"
     again = Settings.load()
     assert (again.language, again.ai_speed, again.ui_scale, again.keys["end"]) == ("fr", "slow", 1.25, "f")
+
+
+@pytest.mark.parametrize("env, lang, button", [({"LANG": "en_US.UTF-8"}, "en", "New battle"),
+                                               ({"LANG": "fr_FR.UTF-8"}, "fr", "Nouvelle bataille"),
+                                               ({"LANG": "fr_FR.UTF-8", "LC_ALL": "en_GB.UTF-8"}, "en", "New battle"),
+                                               ({"LANG": "C.UTF-8"}, "en", "New battle"),
+                                               ({"LANG": "fr_CA.UTF-8"}, "fr", "Nouvelle bataille")])
+def test_the_first_start_speaks_the_system_s_language_and_a_chosen_one_is_kept(home, monkeypatch, env, lang, button):
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert not settings_path().exists() and system_language() == lang
+    app = App({"fps": 0})
+    app.push(MenuScene(app))
+    steps(app, 1)
+    assert app.settings.language == lang and button_at(app, button)
+    other = "fr" if lang == "en" else "en"
+    Settings(language=other).save()
+    assert Settings.load().language == other        # once chosen, the system's no longer counts
+    pygame.quit()
 
 
 def test_a_damaged_settings_file_gives_the_defaults(home):
