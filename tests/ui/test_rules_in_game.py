@@ -13,24 +13,11 @@ from game.ui.battle import BattleScene
 from game.ui.primer import PrimerScene
 from game.ui.scenes import MenuScene, SetupScene
 
-from .driver import button_at, click, eisdrachen_match, move_to, press, ready, shot, steps, tile_pos
+from .driver import button_at, click, eisdrachen_match, first_figure_activated, move_to, press, shot, steps, tile_pos
 
 
 def texts(app) -> list[str]:
     return [d.text for d in app.ui.drawn if d.kind == "text"]
-
-
-def started(app, match) -> BattleScene:
-    """A hot-seat battle past the initiative roll, its first figure activated by a click."""
-    scene = BattleScene(app, match, "hotseat")
-    app.push(scene)
-    steps(app, 2)
-    click(app, button_at(app, "Roll"))
-    ready(app)
-    d = match.pending
-    fig = next(f for f in match.rules.figures(match.state, d.side) if f.id == d.options[0].figure)
-    click(app, tile_pos(scene, fig.tile))
-    return scene
 
 
 def test_new_battle_opens_the_chosen_rule_system_s_primer_and_back_returns(app, home):
@@ -55,7 +42,7 @@ def test_new_battle_opens_the_chosen_rule_system_s_primer_and_back_returns(app, 
 
 def test_a_rules_term_in_the_log_shows_its_meaning_and_a_click_opens_the_glossary_there(app):
     match = eisdrachen_match(seed=4, width=12, height=8)        # close enough to shoot at once
-    scene = started(app, match)
+    scene = first_figure_activated(app, match)
     shooter = match.pending.figure
     shoot = next(o for o in match.pending.options if o.action == "shoot")
     scene.answer(shoot)         # the target gains vengeance: a rules term in the log
@@ -78,7 +65,7 @@ def test_a_rules_term_in_the_log_shows_its_meaning_and_a_click_opens_the_glossar
 
 def test_a_button_s_tooltip_waits_for_the_pointer_and_says_what_its_terms_mean(app):
     match = eisdrachen_match(seed=4)
-    scene = started(app, match)
+    scene = first_figure_activated(app, match)
     hide = next(b for b in app.ui.buttons if b.label == "Dig in")
     move_to(app, hide.rect.center)
     shown = [d.text for d in app.ui.drawn if d.layer == "tooltip"]
@@ -92,7 +79,7 @@ def test_a_button_s_tooltip_waits_for_the_pointer_and_says_what_its_terms_mean(a
 
 def test_a_move_near_a_hidden_trap_is_marked_and_the_trap_going_off_is_announced_to_both_players(app):
     match = eisdrachen_match(seed=4)
-    scene = started(app, match)
+    scene = first_figure_activated(app, match)
     d = match.pending
     mover = next(f for f in match.rules.figures(match.state, None) if f.id == d.figure)
     moves = sorted((o for o in d.options if o.action == "move" and o.path), key=lambda o: -len(o.path))
