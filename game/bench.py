@@ -377,7 +377,7 @@ def replay_in_process(match, path: Path) -> None:
 
     again = new_match(path, match.rules.id, match.seed, match.armies, match.max_turns)
     for key in match.answers:
-        again.answer(key)
+        again.answer(key, undoable=False)
 
 
 # --- the window, in a child process ----------------------------------------------------------
