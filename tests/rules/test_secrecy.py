@@ -1,0 +1,440 @@
+"""Secrets stay secret, for every registered rule module (issue 10).
+
+Two people share the screen in hot-seat; what the rules hide from one side must not reach it by any
+channel of the window or of its AI. The proof is by swapping worlds. At random points of many seeded
+matches between random players, the module's ``disguise`` draws afresh what an observer may not know,
+giving a second world the observer cannot tell from the real one. Both worlds then play on with the same
+answers and dice, and everything the observer is shown is written down in order, as its trace:
+
+- the window's screen whenever the observer holds it: figures, tokens, objects, overlays, panels, turn
+  and phase, and, when the decision is its own, the decision (kind, every field of every option, info),
+  the odds and previews of its options computed on its observation, whether it may undo, and the
+  observation its AI would be given; the results when the match ends;
+- every event it may see, with the log line the window writes for it in French and in English;
+- every hand-over, as ``game.ui.battle.hands_over`` decides them from the deciding sides.
+
+The traces must be equal until the rules themselves tell the worlds apart by an event (a token turned
+over, an ambush firing); anything else that differs first (a view, an option, odds, a hand-over, a pause)
+is a leak. Likewise, when the other side answers a secret decision, two of its answers that leave the
+observer's observation the same must leave everything it is shown the same, their own events included.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from game.engine.battlefield import Battlefield
+from game.engine.decision import Decision, Option
+from game.engine.dice import Dice
+from game.engine.protocol import RuleModule, canonical
+from game.engine.tiled import load_battlefield
+from game.errors import EscarmoucheError
+from game.rules import get, names
+from game.ui.battle import hands_over
+from game.ui.combatlog import describe
+from game.ui.i18n import language, set_language, use_rules
+
+MAPS = [Path(__file__).resolve().parents[2] / "maps" / name for name in ("ruined_town.tmx", "sky_deck.tmx")]
+LANGUAGES = ("fr", "en")
+OTHERS_ANSWERS = 80     # at most, between two decisions of the observer
+QUIET = 0.4         # how often a random player picks an answer that touches nothing on the map, if it has one
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How much to play: matches (in chunks the suite may run side by side), and per match the answers it
+    lasts at most, the swaps it makes (one at a random answer, the others at random answers where a side is
+    kept from something or the other side makes a secret decision, each taken with chance ``eager``), the
+    answers of the observer both worlds play after a swap, and the other answers tried against a secret
+    decision."""
+
+    matches: int
+    chunks: int
+    answers: int
+    swaps: int
+    eager: float
+    follow: int
+    alternatives: int
+
+
+EVERYDAY = Plan(matches=16, chunks=1, answers=40, swaps=2, eager=0.2, follow=4, alternatives=3)
+LONG = Plan(matches=200, chunks=8, answers=150, swaps=3, eager=0.05, follow=8, alternatives=6)
+
+
+# --- comparing what is shown ------------------------------------------------------------------------------
+
+def same(a: Any, b: Any) -> bool:
+    """Structural equality of states and views: dict order does not matter, arrays compare by content."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, Battlefield):       # shared by both worlds: only its doors change, compared apart
+        return True
+    if isinstance(a, np.ndarray):
+        return a.shape == b.shape and bool(np.array_equal(a, b))
+    if dataclasses.is_dataclass(a):
+        return all(same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(v, b[k]) for k, v in a.items())
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float):
+        return round(a, 9) == round(b, 9)
+    return a == b
+
+
+class Known:
+    """A state as a side may know it, with the doors of its world: what that side's AI would be given."""
+
+    def __init__(self, state: Any, doors: np.ndarray):
+        self.state, self.doors = state, doors.copy()
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Known) and np.array_equal(self.doors, other.doors) and same(self.state, other.state)
+
+    def __repr__(self) -> str:
+        return "observation"
+
+
+def first_difference(a: Any, b: Any, path: str = "") -> str:
+    """Where two shown things first differ, in words, for the failure message."""
+    if isinstance(a, Known) and isinstance(b, Known):
+        return first_difference(canonical(a.state), canonical(b.state), f"{path}(observe)")
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in list(a) + [k for k in b if k not in a]:
+            if a.get(k) != b.get(k):
+                return first_difference(a.get(k), b.get(k), f"{path}.{k}")
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return first_difference(x, y, f"{path}[{i}]")
+        if len(a) != len(b):
+            return f"{path}: {len(a)} items against {len(b)}"
+    return f"{path}: {str(a)[:600]}\n    against {str(b)[:600]}"
+
+
+# --- one world: a state, its doors and dice, and the hot-seat window's view of it ----------------------
+
+@dataclass
+class World:
+    rules: RuleModule
+    bf: Battlefield
+    state: Any
+    doors: np.ndarray
+    dice: Dice
+    viewer: int | None = None       # the side the window shows (battle.py moves it as hands_over says)
+    holder: int | None = None       # the side the screen was last handed to (None: both look on)
+    names: dict = field(default_factory=dict)
+    rolled: int = 0                 # dice the last answer rolled: the window offers undo only if none were
+    answered_by: int | None = None
+
+    def fork(self, state: Any = None) -> "World":
+        """A copy that plays on alone (the battlefield is shared: only its doors change, kept per world)."""
+        return World(self.rules, self.bf, copy.deepcopy(self.state) if state is None else state,
+                     self.doors.copy(), copy.deepcopy(self.dice), self.viewer, self.holder, dict(self.names),
+                     self.rolled, self.answered_by)
+
+    def here(self) -> Any:
+        """This world's state, with its doors on the shared battlefield."""
+        self.bf.door[...] = self.doors
+        return self.state
+
+    def pending(self) -> Decision | None:
+        return self.rules.pending(self.here())
+
+    def answer(self, key: str, dice: Dice | None = None) -> list:
+        """Apply one answer with this world's dice, or with ``dice`` (which then become this world's)."""
+        d = self.pending()
+        if dice is not None:
+            self.dice = dice
+        before = self.dice.count
+        events = self.rules.apply(self.state, d.option(key), self.dice)
+        self.dice.take_rolls()
+        self.rolled, self.answered_by = self.dice.count - before, d.side
+        self.doors = self.bf.door.copy()
+        return events
+
+    def known(self, side: int) -> Known:
+        return Known(self.rules.observe(self.here(), side), self.doors)
+
+
+def quiet(option: Option, decision: Decision) -> bool:
+    """An answer that points at nothing on the map: ending, hiding, praying, an ambush, a bid…"""
+    return not option.path and option.target is None and (option.tile is None or option.figure == decision.figure)
+
+
+def choose(rng: random.Random, d: Decision) -> str:
+    """A random player that often keeps to itself, so that matches are full of secrets."""
+    calm = [o for o in d.options if quiet(o, d)]
+    return rng.choice(calm if calm and rng.random() < QUIET else d.options).key
+
+
+def sight(world: World, viewer: int) -> dict:
+    """Everything the window shows ``viewer`` of this world now, and what its AI would be given."""
+    rules, st = world.rules, world.here()
+    shown = {"figures": rules.figures(st, viewer), "tokens": rules.tokens(st, viewer),
+             "objects": rules.objects(st, viewer), "overlays": rules.overlays(st, viewer),
+             "panels": rules.panels(st, viewer), "turn": rules.turn(st), "phase": rules.phase(st)}
+    d = rules.pending(st)
+    if d is None:
+        shown["outcome"] = rules.outcome(st)
+    elif d.side == viewer:
+        seen = rules.observe(st, viewer)
+        sample = list({o.action: o for o in reversed(d.options)}.values())
+        shown["decision"] = d
+        shown["odds"] = [rules.odds(seen, o) for o in sample]
+        shown["previews"] = [rules.preview(seen, o) for o in sample]
+        shown["undo"] = world.answered_by == viewer and world.rolled == 0
+        shown["observation"] = Known(seen, world.doors)
+    return shown
+
+
+def log_lines(world: World, event) -> tuple[str, ...]:
+    lang = language()
+    try:
+        lines = []
+        for code in LANGUAGES:
+            set_language(code)
+            lines.append(describe(event, world.names))
+        return tuple(lines)
+    finally:
+        set_language(lang)
+
+
+def told(world: World, observer: int, events: list) -> list:
+    """The events of an answer the observer may see, with their log lines."""
+    for f in world.rules.figures(world.here(), None):       # the window names figures as it first sees them
+        world.names.setdefault(f.id, f.name)
+    return [("event", e.kind, canonical(e.data), e.rule, e.visible_to, log_lines(world, e))
+            for e in events if e.seen_by(observer)]
+
+
+def hand(world: World) -> list:
+    """The window's hot-seat policy: the screen turns to the deciding side, through a hand-over or not."""
+    d = world.pending()
+    if d is None or d.side == world.viewer:
+        return []
+    handed = hands_over(world.rules, world.viewer, d.side)
+    world.viewer = d.side
+    if handed:
+        world.holder = d.side
+        return [("handover", d.side)]
+    return []
+
+
+def screen(world: World, observer: int) -> list:
+    """A hand-over if one is due, then the screen if the observer holds it (both see the results)."""
+    items = hand(world)
+    if world.pending() is None:
+        items.append(("results", sight(world, observer)))
+    elif world.holder in (None, observer):
+        items.append(("screen", world.viewer, sight(world, world.viewer)))
+    return items
+
+
+# --- two worlds through the observer's eyes ----------------------------------------------------------------
+
+class Leak(AssertionError):
+    pass
+
+
+@dataclass
+class Tally:
+    matches: int = 0
+    swaps: int = 0
+    redrawn: int = 0                # swaps whose disguise drew another state than the real one
+    hiding: int = 0                 # swaps where the observer's observation is not the whole state
+    revealed: int = 0               # comparisons ended by an event of the rules showing the secret
+    alternatives: int = 0           # pairs of secret answers the observer's observation cannot tell apart
+    answers: int = 0
+
+
+def judge(ta: list, tb: list, observer: int, tally: Tally, where: str) -> bool:
+    """Compare two traces, kept answer by answer. True once the rules have told the worlds apart: the
+    observer's events part, and everything it was shown before the answer that parted them is the same.
+    Where its events agree, any other difference (a view, an option, odds, a hand-over or its timing) is a
+    Leak. The answer that shows the secret is not held to more: an ambush firing in one world comes where
+    the other world hands the screen on."""
+    ea = [(n, item) for n, items in enumerate(ta) for item in items if item[0] == "event"]
+    eb = [(n, item) for n, items in enumerate(tb) for item in items if item[0] == "event"]
+    parted = next((min(na, nb) for (na, x), (nb, y) in zip(ea, eb) if x != y), None)
+    if parted is None and len(ea) != len(eb):
+        parted = max(ea, eb, key=len)[min(len(ea), len(eb))][0]
+    upto = len(ta) if parted is None else parted
+    flat_a = [item for items in ta[:upto] for item in items]
+    flat_b = [item for items in tb[:upto] for item in items]
+    for i, (x, y) in enumerate(zip(flat_a, flat_b)):
+        if x != y:
+            raise Leak(f"{where}: side {observer} is shown a {x[0]} against a {y[0]} at item {i} of what it sees, "
+                       f"its events agreeing so far: {first_difference(x, y)}")
+    if parted is not None and len(flat_a) != len(flat_b):
+        raise Leak(f"{where}: side {observer} is shown {len(flat_a)} things against {len(flat_b)} before the "
+                   f"rules tell the worlds apart: {first_difference(flat_a, flat_b)}")
+    if parted is not None:
+        tally.revealed += 1
+    return parted is not None
+
+
+def others_turn(world: World, observer: int, seed: float) -> list:
+    """The other side plays on until the observer decides again. Its answer to a decision depends on the
+    decision alone, so that two worlds answer alike whatever extra decisions one of them asks it first."""
+    items = []
+    for _ in range(OTHERS_ANSWERS):
+        d = world.pending()
+        if d is None or d.side == observer:
+            break
+        pick = random.Random(f"{seed}|{d.kind}|{d.figure}|{[o.key for o in d.options]}")
+        items += told(world, observer, world.answer(choose(pick, d))) + screen(world, observer)
+    return items
+
+
+def follow(real: World, twin: World, observer: int, rng: random.Random, answers: int, tally: Tally,
+           where: str, ta: list, tb: list) -> None:
+    """Play both worlds on with the same answers of the observer, the same dice and the same answers of the
+    other side to the same decisions, comparing what the observer is shown, one answer of it at a time."""
+    ta, tb = [ta + screen(real, observer)], [tb + screen(twin, observer)]
+    key = None
+    for n in range(answers + 1):
+        seed, dice = rng.random(), real.dice
+        for world, trace, answer in ((real, ta, key), (twin, tb, other if key else None)):
+            world.dice = copy.deepcopy(dice)
+            if answer is not None:
+                trace.append(told(world, observer, world.answer(answer)) + screen(world, observer))
+            trace[-1] += others_turn(world, observer, seed)
+        tally.answers += 1
+        if judge(ta, tb, observer, tally, f"{where}, {n} answers of side {observer} on"):
+            return
+        da, db = real.pending(), twin.pending()
+        if n == answers or da is None or db is None:
+            return
+        key = choose(rng, da)
+        other = key if db.option(key) is not None else choose(rng, db)
+
+
+def swap(world: World, observer: int, rng: random.Random, plan: Plan, tally: Tally, where: str) -> None:
+    """Redraw what the observer may not know, and compare the two worlds as they play on."""
+    drawn = world.rules.disguise(world.here(), observer, random.Random(rng.random()))
+    twin = world.fork(drawn)
+    tally.swaps += 1
+    tally.redrawn += not same(drawn, world.here())
+    tally.hiding += not same(world.known(observer).state, world.here())
+    follow(world.fork(), twin, observer, rng, plan.follow, tally, f"{where}, side {1 - observer}'s secrets redrawn",
+           [("swap", sight(world, observer))], [("swap", sight(twin, observer))])
+    d = world.pending()
+    if d is not None and d.side != observer and d.secret:
+        alternatives(world, d, observer, rng, plan, tally, where)
+
+
+def alternatives(world: World, d: Decision, observer: int, rng: random.Random, plan: Plan, tally: Tally,
+                 where: str) -> None:
+    """The other side answers a secret decision: two answers that leave the observer's observation the same
+    (an ambush or doing nothing, one hidden declaration or another) must leave it shown the same."""
+    options = list(d.options)
+    rng.shuffle(options)
+    real = world.fork()
+    ea = told(real, observer, real.answer(options[0].key))
+    known = real.known(observer)
+    for option in options[1:plan.alternatives + 1]:
+        other = world.fork()
+        eb = told(other, observer, other.answer(option.key))
+        if other.known(observer) != known:
+            continue
+        tally.alternatives += 1
+        what = f"{where}, side {d.side} answering '{options[0].key}' or '{option.key}' to its secret '{d.kind}'"
+        if ea != eb:
+            raise Leak(f"{what}: side {observer} is told which: {first_difference(ea, eb)}")
+        follow(real.fork(), other, observer, rng, plan.follow, tally, what, ea, eb)
+
+
+# --- matches ---------------------------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def fields(rules_id: str) -> tuple:
+    """The small shipped maps the module plays on, with their doors as loaded."""
+    rules = get(rules_id)
+    out = []
+    for path in MAPS:
+        bf = load_battlefield(path)
+        doors = bf.door.copy()
+        try:
+            rules.new_state(bf, rules.default_armies(bf), rules.default_max_turns)
+        except EscarmoucheError:
+            continue
+        out.append((path.name, bf, doors))
+    assert out, f"{rules_id} plays on none of {[p.name for p in MAPS]}"
+    return tuple(out)
+
+
+def new_world(rules_id: str, seed: int) -> tuple[str, World]:
+    """A fresh hot-seat match; its first decider takes the screen alone (see test_hotseat_secrecy.py)."""
+    rules = get(rules_id)
+    name, bf, doors = fields(rules_id)[seed % len(fields(rules_id))]
+    bf.door[...] = doors
+    state = rules.new_state(bf, rules.default_armies(bf), rules.default_max_turns)
+    world = World(rules, bf, state, bf.door.copy(), Dice(seed))
+    hand(world)
+    world.holder = world.viewer
+    return name, world
+
+
+def keeps_from(world: World, side: int) -> bool:
+    """Whether the rules keep something from ``side`` now: its observation is not the whole state."""
+    return not same(world.known(side).state, world.here())
+
+
+def play(rules_id: str, seeds: range, plan: Plan) -> Tally:
+    rules = get(rules_id)
+    use_rules(rules)
+    tally = Tally()
+    for seed in seeds:
+        rng = random.Random(f"{rules_id}:{seed}")
+        name, world = new_world(rules_id, seed)
+        tally.matches += 1
+        at, swaps = rng.randrange(plan.answers), 0
+        for n in range(plan.answers):
+            d = world.pending()
+            where = f"{rules_id} on {name}, seed {seed}, answer {n}"
+            if n == at or d is None:
+                swap(world, rng.choice(rules.sides), rng, plan, tally, where)
+                swaps += 1
+            elif swaps < plan.swaps and rng.random() < plan.eager:
+                kept = [s for s in rules.sides if keeps_from(world, s) or (d.secret and d.side != s)]
+                if kept:
+                    swap(world, rng.choice(kept), rng, plan, tally, where)
+                    swaps += 1
+            if d is None or (swaps >= plan.swaps and n > at):
+                break
+            world.answer(choose(rng, d))
+            hand(world)
+    return tally
+
+
+def check(rules_id: str, chunk: int, plan: Plan) -> Tally:
+    per_chunk = plan.matches // plan.chunks
+    tally = play(rules_id, range(chunk * per_chunk, (chunk + 1) * per_chunk), plan)
+    print(f"{rules_id} chunk {chunk}: {tally}")
+    assert tally.matches == per_chunk and tally.swaps >= tally.matches
+    if tally.hiding:
+        assert tally.redrawn, (f"{rules_id}: observe() hides something from a side in {tally.hiding} swaps, but "
+                               f"disguise() never drew anything else: it is a copy while the rules keep secrets")
+    return tally
+
+
+@pytest.mark.parametrize("rules_id,chunk", [(r, c) for r in names() for c in range(EVERYDAY.chunks)])
+def test_a_side_is_shown_the_same_whatever_the_other_side_hides(rules_id, chunk):
+    check(rules_id, chunk, EVERYDAY)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("rules_id,chunk", [(r, c) for r in names() for c in range(LONG.chunks)])
+def test_a_side_is_shown_the_same_whatever_the_other_side_hides_in_longer_matches(rules_id, chunk):
+    check(rules_id, chunk, LONG)
