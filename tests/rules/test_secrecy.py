@@ -1,22 +1,26 @@
 """Secrets stay secret, for every registered rule module (issue 10).
 
 Two people share the screen in hot-seat; what the rules hide from one side must not reach it by any
-channel of the window or of its AI. The proof is by swapping worlds. At random points of many seeded
-matches between random players, the module's ``disguise`` draws afresh what an observer may not know,
-giving a second world the observer cannot tell from the real one. Both worlds then play on with the same
-answers and dice, and everything the observer is shown is written down in order, as its trace:
+channel of the window or of its AI. The proof is by swapping worlds. At random points of seeded matches
+between random players (fond of secrets: they often keep to themselves and head for shelter), the
+module's ``disguise`` draws afresh what an observer may not know, giving a second world the observer
+cannot tell from the real one; the decision waiting is asked again of each world's own state. Both worlds
+then play on with the same answers of the observer, the same dice, and the same answers of the other side
+to the same decisions, and everything the observer is shown is written down in order, as its trace:
 
 - the window's screen whenever the observer holds it: figures, tokens, objects, overlays, panels, turn
   and phase, and, when the decision is its own, the decision (kind, every field of every option, info),
-  the odds and previews of its options computed on its observation, whether it may undo, and the
-  observation its AI would be given; the results when the match ends;
+  the odds and previews of one option of each action computed on its observation, whether it may undo,
+  and the observation its AI would be given (odds and previews are functions of it); the results;
 - every event it may see, with the log line the window writes for it in French and in English;
 - every hand-over, as ``game.ui.battle.hands_over`` decides them from the deciding sides.
 
 The traces must be equal until the rules themselves tell the worlds apart by an event (a token turned
-over, an ambush firing); anything else that differs first (a view, an option, odds, a hand-over, a pause)
-is a leak. Likewise, when the other side answers a secret decision, two of its answers that leave the
-observer's observation the same must leave everything it is shown the same, their own events included.
+over, an ambush firing); anything else that differs while the events agree (a view, an option, odds, a
+hand-over or when it comes) is a leak. Likewise, when the other side answers a secret decision, two of
+its answers whose states differ only in what the observer's observation leaves out must leave everything
+the observer is shown the same, their own events included. A few positions random play seldom reaches
+(a prayer said in hiding, an ambusher in cover) are staged with the modules' own test helpers.
 """
 from __future__ import annotations
 
@@ -42,19 +46,25 @@ from game.ui.battle import hands_over
 from game.ui.combatlog import describe
 from game.ui.i18n import language, set_language, use_rules
 
+from . import eisdrachen_helpers as eisdrachen
+from . import kolaps_helpers as kolaps
+from game.rules.kolaps.model import Order
+from game.rules.kolaps.steps import Activation
+
 MAPS = [Path(__file__).resolve().parents[2] / "maps" / name for name in ("ruined_town.tmx", "sky_deck.tmx")]
 LANGUAGES = ("fr", "en")
 OTHERS_ANSWERS = 80     # at most, between two decisions of the observer
-QUIET = 0.4         # how often a random player picks an answer that touches nothing on the map, if it has one
+QUIET = 0.35        # how often a random player picks an answer that touches nothing on the map, if it has one,
+SHELTER = 0.35      # and how often a move into shelter
+STAGED_RUNS = 12    # swaps from each staged position
 
 
 @dataclass(frozen=True)
 class Plan:
     """How much to play: matches (in chunks the suite may run side by side), and per match the answers it
-    lasts at most, the swaps it makes (one at a random answer, the others at random answers where a side is
-    kept from something or the other side makes a secret decision, each taken with chance ``eager``), the
-    answers of the observer both worlds play after a swap, and the other answers tried against a secret
-    decision."""
+    lasts at most, the swaps it makes at random answers (and one more per kind of secret decision, with
+    chance ``eager`` at each until it is made), the answers of the observer both worlds play after a swap,
+    and the other answers tried against a secret decision."""
 
     matches: int
     chunks: int
@@ -65,8 +75,8 @@ class Plan:
     alternatives: int
 
 
-EVERYDAY = Plan(matches=16, chunks=1, answers=40, swaps=2, eager=0.2, follow=4, alternatives=3)
-LONG = Plan(matches=200, chunks=8, answers=150, swaps=3, eager=0.05, follow=8, alternatives=6)
+EVERYDAY = Plan(matches=16, chunks=1, answers=50, swaps=2, eager=0.2, follow=4, alternatives=3)
+LONG = Plan(matches=200, chunks=8, answers=150, swaps=3, eager=0.1, follow=8, alternatives=6)
 
 
 # --- comparing what is shown ------------------------------------------------------------------------------
@@ -109,6 +119,9 @@ def first_difference(a: Any, b: Any, path: str = "") -> str:
     """Where two shown things first differ, in words, for the failure message."""
     if isinstance(a, Known) and isinstance(b, Known):
         return first_difference(canonical(a.state), canonical(b.state), f"{path}(observe)")
+    if dataclasses.is_dataclass(a) and type(a) is type(b) and not isinstance(a, type):
+        return first_difference({f.name: getattr(a, f.name) for f in dataclasses.fields(a)},
+                                {f.name: getattr(b, f.name) for f in dataclasses.fields(b)}, path)
     if isinstance(a, dict) and isinstance(b, dict):
         for k in list(a) + [k for k in b if k not in a]:
             if a.get(k) != b.get(k):
@@ -118,7 +131,8 @@ def first_difference(a: Any, b: Any, path: str = "") -> str:
             if x != y:
                 return first_difference(x, y, f"{path}[{i}]")
         if len(a) != len(b):
-            return f"{path}: {len(a)} items against {len(b)}"
+            only = [x for x in a if x not in b][:3] or [y for y in b if y not in a][:3]
+            return f"{path}: {len(a)} items against {len(b)}, such as {str(only)[:600]}"
     return f"{path}: {str(a)[:600]}\n    against {str(b)[:600]}"
 
 
@@ -172,10 +186,46 @@ def quiet(option: Option, decision: Decision) -> bool:
     return not option.path and option.target is None and (option.tile is None or option.figure == decision.figure)
 
 
-def choose(rng: random.Random, d: Decision) -> str:
-    """A random player that often keeps to itself, so that matches are full of secrets."""
-    calm = [o for o in d.options if quiet(o, d)]
-    return rng.choice(calm if calm and rng.random() < QUIET else d.options).key
+SHELTERS: dict[tuple[int, bool], np.ndarray] = {}
+
+
+def shelter(bf: Battlefield, hiding: bool) -> np.ndarray:
+    """How far each tile is from the nearest hiding place, or from the nearest cover."""
+    if (id(bf), hiding) not in SHELTERS:
+        ys, xs = np.nonzero(bf.hiding if hiding else bf.cover > 0)
+        gy, gx = np.mgrid[0:bf.height, 0:bf.width]
+        far = np.full((bf.height, bf.width), np.inf)
+        for y, x in zip(ys, xs):
+            far = np.minimum(far, np.hypot(gx - x, gy - y))
+        SHELTERS[id(bf), hiding] = far
+    return SHELTERS[id(bf), hiding]
+
+
+def choose(rng: random.Random, d: Decision, world: World) -> str:
+    """A random player fond of secrets: it often keeps to itself (in a secret decision, by preference doing
+    what the other side is not told), or heads for shelter (a hiding place or cover)."""
+    r, bf = rng.random(), world.bf
+    pool: list[Option] = []
+    if r < QUIET:
+        pool = [o for o in d.options if quiet(o, d)]
+        if d.secret:
+            rng.shuffle(pool)
+            pool = [o for o in pool[:4] if private(world, o.key, d.side)] or pool
+    elif r < QUIET + SHELTER:
+        far = shelter(bf, rng.random() < 0.5)
+        moves = [o for o in d.options if o.path and o.tile is not None and bf.inside(o.tile)]
+        if moves:
+            best = min(far[o.tile[1], o.tile[0]] for o in moves)
+            pool = [o for o in moves if far[o.tile[1], o.tile[0]] == best]
+    return rng.choice(pool or d.options).key
+
+
+def private(world: World, key: str, side: int) -> bool:
+    """Whether this answer tells its own side something it does not tell the other."""
+    trial = world.fork()
+    events = trial.answer(key)
+    world.here()
+    return any(e.visible_to == side for e in events)
 
 
 def sight(world: World, viewer: int) -> dict:
@@ -293,7 +343,7 @@ def others_turn(world: World, observer: int, seed: float) -> list:
         if d is None or d.side == observer:
             break
         pick = random.Random(f"{seed}|{d.kind}|{d.figure}|{[o.key for o in d.options]}")
-        items += told(world, observer, world.answer(choose(pick, d))) + screen(world, observer)
+        items += told(world, observer, world.answer(choose(pick, d, world))) + screen(world, observer)
     return items
 
 
@@ -316,38 +366,56 @@ def follow(real: World, twin: World, observer: int, rng: random.Random, answers:
         da, db = real.pending(), twin.pending()
         if n == answers or da is None or db is None:
             return
-        key = choose(rng, da)
-        other = key if db.option(key) is not None else choose(rng, db)
+        key = choose(rng, da, real)
+        other = key if db.option(key) is not None else choose(rng, db, twin)
 
 
 def swap(world: World, observer: int, rng: random.Random, plan: Plan, tally: Tally, where: str) -> None:
     """Redraw what the observer may not know, and compare the two worlds as they play on."""
     drawn = world.rules.disguise(world.here(), observer, random.Random(rng.random()))
-    twin = world.fork(drawn)
     tally.swaps += 1
     tally.redrawn += not same(drawn, world.here())
-    tally.hiding += not same(world.known(observer).state, world.here())
-    follow(world.fork(), twin, observer, rng, plan.follow, tally, f"{where}, side {1 - observer}'s secrets redrawn",
-           [("swap", sight(world, observer))], [("swap", sight(twin, observer))])
+    tally.hiding += not same(world.known(observer).state, world.here())     # observe() keeps something back
+    real, twin = asked_afresh(world.fork()), asked_afresh(world.fork(drawn))
+    follow(real, twin, observer, rng, plan.follow, tally, f"{where}, side {1 - observer}'s secrets redrawn",
+           [("swap", sight(real, observer))], [("swap", sight(twin, observer))])
     d = world.pending()
     if d is not None and d.side != observer and d.secret:
         alternatives(world, d, observer, rng, plan, tally, where)
 
 
+def asked_afresh(world: World) -> World:
+    """The waiting decision asked again of this world's own state: a disguise copies the decision that was
+    asked of the real one (decisions are shared by copies), and options must follow from the redrawn state.
+    A step that cannot ask again without rolling keeps the decision it asked."""
+    fresh = copy.deepcopy(world.here())
+    fresh.steps.waiting = None
+    try:
+        world.rules.begin(fresh)
+    except EscarmoucheError:
+        return world
+    world.state = fresh
+    world.doors = world.bf.door.copy()
+    return world
+
+
 def alternatives(world: World, d: Decision, observer: int, rng: random.Random, plan: Plan, tally: Tally,
                  where: str) -> None:
-    """The other side answers a secret decision: two answers that leave the observer's observation the same
-    (an ambush or doing nothing, one hidden declaration or another) must leave it shown the same."""
-    options = list(d.options)
-    rng.shuffle(options)
+    """The other side answers a secret decision: two answers whose states differ only in what is kept from the
+    observer (an ambush or doing nothing, one hidden declaration or another: its observation is the same)
+    must leave it shown the same, their own events included."""
+    calm, loud = [o for o in d.options if quiet(o, d)], [o for o in d.options if not quiet(o, d)]
+    rng.shuffle(calm)
+    rng.shuffle(loud)
+    options = calm + loud           # what is done out of sight is mostly done on the spot
     real = world.fork()
     ea = told(real, observer, real.answer(options[0].key))
     known = real.known(observer)
     for option in options[1:plan.alternatives + 1]:
         other = world.fork()
         eb = told(other, observer, other.answer(option.key))
-        if other.known(observer) != known:
-            continue
+        if other.known(observer) != known or (same(other.here(), real.here()) and same(other.doors, real.doors)):
+            continue                # the observer may tell them apart, or they differ in nothing kept from it
         tally.alternatives += 1
         what = f"{where}, side {d.side} answering '{options[0].key}' or '{option.key}' to its secret '{d.kind}'"
         if ea != eb:
@@ -386,11 +454,6 @@ def new_world(rules_id: str, seed: int) -> tuple[str, World]:
     return name, world
 
 
-def keeps_from(world: World, side: int) -> bool:
-    """Whether the rules keep something from ``side`` now: its observation is not the whole state."""
-    return not same(world.known(side).state, world.here())
-
-
 def play(rules_id: str, seeds: range, plan: Plan) -> Tally:
     rules = get(rules_id)
     use_rules(rules)
@@ -399,21 +462,20 @@ def play(rules_id: str, seeds: range, plan: Plan) -> Tally:
         rng = random.Random(f"{rules_id}:{seed}")
         name, world = new_world(rules_id, seed)
         tally.matches += 1
-        at, swaps = rng.randrange(plan.answers), 0
-        for n in range(plan.answers):
+        points = sorted(rng.sample(range(plan.answers), plan.swaps))
+        eager: set[str] = set()         # the kinds of secret decision a swap was made at
+        for n in range(points[-1] + 1):
             d = world.pending()
             where = f"{rules_id} on {name}, seed {seed}, answer {n}"
-            if n == at or d is None:
-                swap(world, rng.choice(rules.sides), rng, plan, tally, where)
-                swaps += 1
-            elif swaps < plan.swaps and rng.random() < plan.eager:
-                kept = [s for s in rules.sides if keeps_from(world, s) or (d.secret and d.side != s)]
-                if kept:
-                    swap(world, rng.choice(kept), rng, plan, tally, where)
-                    swaps += 1
-            if d is None or (swaps >= plan.swaps and n > at):
+            if d is None:
+                swap(world, rng.choice(rules.sides), rng, plan, tally, f"{where}, the end")
                 break
-            world.answer(choose(rng, d))
+            if n in points:
+                swap(world, rng.choice(rules.sides), rng, plan, tally, where)
+            elif d.secret and d.kind not in eager and rng.random() < plan.eager:
+                eager.add(d.kind)
+                swap(world, 1 - d.side, rng, plan, tally, where)
+            world.answer(choose(rng, d, world))
             hand(world)
     return tally
 
@@ -427,6 +489,65 @@ def check(rules_id: str, chunk: int, plan: Plan) -> Tally:
         assert tally.redrawn, (f"{rules_id}: observe() hides something from a side in {tally.hiding} swaps, but "
                                f"disguise() never drew anything else: it is a copy while the rules keep secrets")
     return tally
+
+
+# --- staged positions: where random play seldom goes ------------------------------------------------------
+
+def eisdrachen_prayer_in_hiding():
+    """A Bleu has prayed in hiding for a dodge reroll, then left its hiding place; the enemy is to act."""
+    bf = Battlefield.open_ground(30, 30)
+    bf.hiding[5, 5] = True
+    state = eisdrachen.build(eisdrachen.unit("ghost", 0, (5, 5), "Bleu"),
+                             eisdrachen.unit("e", 1, (12, 5), "Vétéran", loadout="assault"), bf=bf, turn=2)
+    eisdrachen.bless_in_hiding(state, "ghost", 3, "e")
+    return state, 1
+
+
+def eisdrachen_alarm_near_a_hidden_friend():
+    """A friend has sounded the alarm within 6 pas of a hidden figure; the enemy watches."""
+    bf = Battlefield.open_ground(30, 30)
+    bf.hiding[4, 4] = True
+    state = eisdrachen.build(eisdrachen.unit("ghost", 0, (4, 4)), eisdrachen.unit("s", 0, (0, 0)),
+                             eisdrachen.unit("e", 1, (14, 4)), bf=bf, turn=2)
+    eisdrachen.answer(state, "hide")
+    eisdrachen.activate(state, "s")
+    eisdrachen.answer(state, "alarm")
+    return state, 1
+
+
+def kolaps_ambusher_in_cover():
+    """An offensive veteran in heavy cover may have stipulated an ambush; a shooter far off is to act, and a
+    move-and-shoot at it is possible only if its offensive box spoils its cover (no ambush armed)."""
+    state = kolaps.make_state([kolaps.fig("A1", "trooper", (0, 0), morale=5, offensive=True)],
+                              [kolaps.fig("B1", "veteran", (30, 0), morale=5, offensive=True)])
+    state.bf.cover[0, 30] = 2
+    b1 = state.chars["B1"]
+    b1.cib_mod, b1.huddled, b1.quiet_turn = 4, True, 1
+    b1.ambush_armed, b1.ambush_order, b1.ambush_declared_turn = True, Order("after"), 1
+    state.to_play, state.attacker, state.defender = 0, 0, 1
+    state.steps.push(Activation("A1", "regular"))
+    state.steps.run(kolaps.ctx_for(state, []), kolaps.RULES.refill)
+    return state, 0
+
+
+STAGED = {"eisdrachen": (eisdrachen_prayer_in_hiding, eisdrachen_alarm_near_a_hidden_friend),
+          "kolaps": (kolaps_ambusher_in_cover,)}
+
+
+@pytest.mark.parametrize("rules_id,position", [(r, p) for r, ps in STAGED.items() for p in ps],
+                         ids=lambda v: getattr(v, "__name__", v))
+def test_a_side_is_shown_the_same_from_positions_random_play_seldom_reaches(rules_id, position):
+    rules = get(rules_id)
+    use_rules(rules)
+    tally = Tally()
+    for seed in range(STAGED_RUNS):
+        state, observer = position()
+        bf = next(v for v in vars(state).values() if isinstance(v, Battlefield))
+        world = World(rules, bf, state, bf.door.copy(), Dice(seed))
+        hand(world)
+        world.holder = world.viewer
+        swap(world, observer, random.Random(seed), EVERYDAY, tally, f"{position.__name__}, seed {seed}")
+    assert tally.swaps == STAGED_RUNS and tally.redrawn
 
 
 @pytest.mark.parametrize("rules_id,chunk", [(r, c) for r in names() for c in range(EVERYDAY.chunks)])
