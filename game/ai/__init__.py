@@ -6,7 +6,6 @@ may see (``Match.observe``), never the match's dice or its full state.
 from __future__ import annotations
 
 from ..errors import RulesError
-from .random_player import RandomPlayer
 
 AI_NAMES = ("random", "tactical")
 
@@ -14,6 +13,7 @@ AI_NAMES = ("random", "tactical")
 def make_player(name: str, rules_id: str, seed: int = 0):
     """A fresh player; its own randomness comes from ``seed``, never from the match's dice."""
     from ..rules import get
+    from .random_player import RandomPlayer     # here, not above: the command line lists AI_NAMES before numpy loads
 
     if name == "random":
         return RandomPlayer(seed)

@@ -16,6 +16,7 @@ from ..errors import EscarmoucheError
 from .i18n import set_language, tr
 from .icons import ICON_DIR
 from .settings import Settings
+from .sound import Sound
 from .widgets import UI
 
 SIZE = (1280, 720)
@@ -29,7 +30,11 @@ class App:
         if self.options.get("lang"):
             self.settings.language = self.options["lang"]
         set_language(self.settings.language)
-        pygame.init()
+        pygame.display.init()       # not pygame.init(): the mixer starts on its own terms (sound.py)
+        pygame.font.init()
+        self.sound = Sound()
+        self.sound.start()
+        self.sound.configure(self.settings.volume, self.settings.muted)
         pygame.key.set_repeat(300, 40)
         self.screen = pygame.display.set_mode(SIZE, pygame.RESIZABLE)
         pygame.display.set_caption("Escarmouche")
@@ -67,6 +72,7 @@ class App:
     def apply_settings(self) -> None:
         set_language(self.settings.language)
         self.ui.set_scale(self.settings.ui_scale)
+        self.sound.configure(self.settings.volume, self.settings.muted)
         try:
             self.settings.save()
         except OSError as e:
@@ -84,6 +90,7 @@ class App:
             self.accumulator -= TICK
             if self.scene is not None:
                 self.scene.update(TICK)
+        self.sound.ambience(self.scene is not None and getattr(self.scene, "ambient", True))
         self.draw()
         self.frames += 1
 
@@ -140,14 +147,26 @@ def start_battle(app: App, map_path, rules_name: str, mode: str, seed: int | Non
 
     seed = random.randrange(1, 10**9) if seed is None else int(seed)
     try:
-        loaded, _ = load_map_picture(map_path)
+        loaded, battlefield = load_map_picture(map_path)
     except ImportError:
         raise EscarmoucheError(str(map_path), "the Tiled map loader is not available yet") from None
     try:
-        match = new_match(map_path, rules_name, seed, armies)
+        match = new_match(map_path, rules_name, seed, armies, battlefield=battlefield)
     except (KeyError, ValueError, TypeError, IndexError) as e:
         raise EscarmoucheError(str(map_path), f"the armies cannot be set up ({e.__class__.__name__}: {e})") from None
     return BattleScene(app, match, mode, human_side, loaded)
+
+
+def frozen(app: App, kind: str) -> bool:
+    """``--freeze``: an animation of that kind is at its middle (a roll that needs a score, once settled)."""
+    timeline = getattr(app.scene, "timeline", None)
+    if timeline is None:
+        return False
+    point = {"dice": 0.9, "miss": 0.8}.get(kind, 0.5)      # a settled roll; a miss once past its target
+    clips = timeline.playing("shot" if kind == "miss" else kind)
+    if kind in ("miss", "dice"):
+        clips = [c for c in clips if (not c.data["hit"] if kind == "miss" else "needed" in c.data)]
+    return any(c.progress(timeline.clock) >= point for c in clips)
 
 
 def run(options: dict) -> int:
@@ -177,7 +196,7 @@ def run(options: dict) -> int:
     frames = int(options.get("frames") or 0)
     while app.running:
         app.step()
-        if frames and app.frames >= frames:
+        if frames and app.frames >= frames or options.get("freeze") and frozen(app, options["freeze"]):
             break
     if options.get("screenshot"):
         app.screenshot(options["screenshot"])

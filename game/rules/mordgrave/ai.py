@@ -68,14 +68,9 @@ class MordgraveAI:
         self.rng = random.Random(seed)
         self._melee: dict = {}
         self._shots: dict = {}
-        self._sight: dict = {}
-        self._doors = b""
 
     def choose(self, observation, decision: Decision) -> str:
         st: State = observation.state
-        doors = st.battlefield.door.tobytes()
-        if doors != self._doors:            # lines of sight depend on the ground and its doors only
-            self._sight, self._doors = {}, doors
         scorer = getattr(self, f"score_{decision.kind}", None)
         if scorer is None or len(decision.options) == 1:
             return decision.options[0].key
@@ -142,11 +137,8 @@ class MordgraveAI:
             f.tile = here
 
     def sees(self, st: State, a: Tile, b: Tile) -> bool:
-        key = (a, b) if a <= b else (b, a)
-        seen = self._sight.get(key)
-        if seen is None:
-            seen = self._sight[key] = space.line_of_sight(st.battlefield, a, b)
-        return seen
+        """The battlefield's own line-of-sight cache answers (engine/sight.py)."""
+        return space.line_of_sight(st.battlefield, a, b)
 
     # --- decisions ------------------------------------------------------------------------------
 
