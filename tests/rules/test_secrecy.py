@@ -308,17 +308,19 @@ class Tally:
     answers: int = 0
 
 
-def judge(ta: list, tb: list, observer: int, tally: Tally, where: str) -> bool:
+def judge(ta: list, tb: list, learnt: int | None, observer: int, tally: Tally, where: str) -> bool:
     """Compare two traces, kept answer by answer. True once the rules have told the worlds apart: the
-    observer's events part, and everything it was shown before the answer that parted them is the same.
-    Where its events agree, any other difference (a view, an option, odds, a hand-over or its timing) is a
-    Leak. The answer that shows the secret is not held to more: an ambush firing in one world comes where
-    the other world hands the screen on."""
+    observer's events part, or after answer ``learnt`` its own observation does (a roll that teaches it an
+    enemy's profile), and everything it was shown before that answer is the same. Until then, any other
+    difference (a view, an option, odds, a hand-over or its timing) is a Leak. The answer that shows the
+    secret is not held to more: an ambush firing in one world comes where the other hands the screen on."""
     ea = [(n, item) for n, items in enumerate(ta) for item in items if item[0] == "event"]
     eb = [(n, item) for n, items in enumerate(tb) for item in items if item[0] == "event"]
     parted = next((min(na, nb) for (na, x), (nb, y) in zip(ea, eb) if x != y), None)
     if parted is None and len(ea) != len(eb):
         parted = max(ea, eb, key=len)[min(len(ea), len(eb))][0]
+    if learnt is not None:
+        parted = learnt if parted is None else min(parted, learnt)
     upto = len(ta) if parted is None else parted
     flat_a = [item for items in ta[:upto] for item in items]
     flat_b = [item for items in tb[:upto] for item in items]
@@ -350,9 +352,12 @@ def others_turn(world: World, observer: int, seed: float) -> list:
 def follow(real: World, twin: World, observer: int, rng: random.Random, answers: int, tally: Tally,
            where: str, ta: list, tb: list) -> None:
     """Play both worlds on with the same answers of the observer, the same dice and the same answers of the
-    other side to the same decisions, comparing what the observer is shown, one answer of it at a time."""
+    other side to the same decisions, comparing what the observer is shown, one answer of it at a time.
+    ``ta`` and ``tb``, what it was shown as the worlds parted, must be the same."""
+    if ta != tb:
+        raise Leak(f"{where}: side {observer} is shown {first_difference(ta, tb)}")
     ta, tb = [ta + screen(real, observer)], [tb + screen(twin, observer)]
-    key = None
+    key, learnt = None, None
     for n in range(answers + 1):
         seed, dice = rng.random(), real.dice
         for world, trace, answer in ((real, ta, key), (twin, tb, other if key else None)):
@@ -361,7 +366,9 @@ def follow(real: World, twin: World, observer: int, rng: random.Random, answers:
                 trace.append(told(world, observer, world.answer(answer)) + screen(world, observer))
             trace[-1] += others_turn(world, observer, seed)
         tally.answers += 1
-        if judge(ta, tb, observer, tally, f"{where}, {n} answers of side {observer} on"):
+        if learnt is None and n > 0 and real.known(observer) != twin.known(observer):
+            learnt = n              # its observation was the same when it last decided (the screens agreed)
+        if judge(ta, tb, learnt, observer, tally, f"{where}, {n} answers of side {observer} on"):
             return
         da, db = real.pending(), twin.pending()
         if n == answers or da is None or db is None:
@@ -418,8 +425,6 @@ def alternatives(world: World, d: Decision, observer: int, rng: random.Random, p
             continue                # the observer may tell them apart, or they differ in nothing kept from it
         tally.alternatives += 1
         what = f"{where}, side {d.side} answering '{options[0].key}' or '{option.key}' to its secret '{d.kind}'"
-        if ea != eb:
-            raise Leak(f"{what}: side {observer} is told which: {first_difference(ea, eb)}")
         follow(real.fork(), other, observer, rng, plan.follow, tally, what, ea, eb)
 
 
