@@ -43,14 +43,14 @@ from game.engine.protocol import RuleModule, canonical
 from game.engine.tiled import load_battlefield
 from game.errors import EscarmoucheError
 from game.rules import get, names
+from game.rules.kolaps.model import Order
+from game.rules.kolaps.steps import Activation
 from game.ui.battle import hands_over
 from game.ui.combatlog import describe
 from game.ui.i18n import language, set_language, use_rules
 
 from . import eisdrachen_helpers as eisdrachen
 from . import kolaps_helpers as kolaps
-from game.rules.kolaps.model import Order
-from game.rules.kolaps.steps import Activation
 
 MAPS = [Path(__file__).resolve().parents[2] / "maps" / name for name in ("ruined_town.tmx", "sky_deck.tmx")]
 LANGUAGES = ("fr", "en")
