@@ -449,14 +449,13 @@ def fields(rules_id: str) -> tuple:
 
 
 def new_world(rules_id: str, seed: int) -> tuple[str, World]:
-    """A fresh hot-seat match; its first decider takes the screen alone (see test_hotseat_secrecy.py)."""
+    """A fresh hot-seat match, its first decider handed the screen (see test_hotseat_secrecy.py)."""
     rules = get(rules_id)
     name, bf, doors = fields(rules_id)[seed % len(fields(rules_id))]
     bf.door[...] = doors
     state = rules.new_state(bf, rules.default_armies(bf), rules.default_max_turns)
     world = World(rules, bf, state, bf.door.copy(), Dice(seed))
     hand(world)
-    world.holder = world.viewer
     return name, world
 
 
@@ -562,7 +561,6 @@ def test_a_side_is_shown_the_same_from_positions_random_play_seldom_reaches(rule
         bf = next(v for v in vars(state).values() if isinstance(v, Battlefield))
         world = World(rules, bf, state, bf.door.copy(), Dice(seed))
         hand(world)
-        world.holder = world.viewer
         swap(world, observer, random.Random(seed), EVERYDAY, tally, f"{position.__name__}, seed {seed}")
     assert tally.swaps == STAGED_RUNS and (tally.redrawn or tally.alternatives)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 
 import pygame
-import pytest
 
 from game.engine.battlefield import Battlefield
 from game.engine.match import Match
@@ -129,9 +128,6 @@ def opening_with_a_secret(rules_id: str) -> Match:
     raise AssertionError(f"no seed opens {rules_id} with a secret decision before the other side decides")
 
 
-@pytest.mark.xfail(strict=True, reason="game/ui/battle.py hands_over() shows no hand-over before the first "
-                                       "decision of a fresh hot-seat game, so the first side's secret "
-                                       "declarations are made in front of the other player (reported to the lead)")
 def test_the_first_player_of_a_hot_seat_game_takes_the_screen_behind_a_hand_over_before_a_secret(app):
     match = opening_with_a_secret("passe_d_armes")
     scene = BattleScene(app, match, "hotseat")
@@ -139,6 +135,8 @@ def test_the_first_player_of_a_hot_seat_game_takes_the_screen_behind_a_hand_over
     steps(app, 2)
     shown = False
     for _ in range(12):
+        if scene.handover_to is not None and not shown:
+            shot(app, "passe_first_handover.png")
         shown |= scene.handover_to is not None
         if match.pending.secret:
             break
@@ -148,5 +146,5 @@ def test_the_first_player_of_a_hot_seat_game_takes_the_screen_behind_a_hand_over
             click(app, button_at(app, "I am ready"))
         steps(app, 1)
     assert match.pending.secret and match.pending.side == scene.viewer
-    shot(app, "passe_first_declaration_on_an_open_screen.png")
+    shot(app, "passe_first_declaration_after_handover.png")
     assert shown, "the first player makes a secret declaration on a screen that was never handed over to them"
