@@ -314,12 +314,20 @@ def judge(ta: list, tb: list, learnt: int | None, observer: int, tally: Tally, w
     observer's events part, or after answer ``learnt`` its own observation does (a roll that teaches it an
     enemy's profile), and everything it was shown before that answer is the same. Until then, any other
     difference (a view, an option, odds, a hand-over or its timing) is a Leak. The answer that shows the
-    secret is not held to more: an ambush firing in one world comes where the other hands the screen on."""
+    secret by an event is not held to more: an ambush firing in one world comes where the other hands the
+    screen on. The answer after which the observer knows more with its events agreeing is held to the same
+    events and hand-overs, in the same order: what it learnt may change its screens, but a hand-over that
+    comes in one world only is the other side being asked because of its secret, which then shows."""
     ea = [(n, item) for n, items in enumerate(ta) for item in items if item[0] == "event"]
     eb = [(n, item) for n, items in enumerate(tb) for item in items if item[0] == "event"]
     parted = next((min(na, nb) for (na, x), (nb, y) in zip(ea, eb) if x != y), None)
     if parted is None and len(ea) != len(eb):
         parted = max(ea, eb, key=len)[min(len(ea), len(eb))][0]
+    if learnt is not None and (parted is None or learnt < parted):
+        told_a, told_b = ([item for item in t[learnt] if item[0] in ("event", "handover")] for t in (ta, tb))
+        if told_a != told_b:
+            raise Leak(f"{where}: side {observer} learns something as the other side is handed the screen in "
+                       f"one world only: {first_difference(told_a, told_b)}")
     if learnt is not None:
         parted = learnt if parted is None else min(parted, learnt)
     upto = len(ta) if parted is None else parted
@@ -520,6 +528,26 @@ def eisdrachen_alarm_near_a_hidden_friend():
     return state, 1
 
 
+def eisdrachen_alarm_heard_in_hiding_then_shot_at():
+    """A friend sounded the alarm within 6 pas of a hidden figure, which is to act the next turn (most of
+    what it may do leaves its hiding place); then a walled-in rifleman of the enemy acts, its one target
+    that figure once it shows."""
+    bf = Battlefield.open_ground(30, 30)
+    bf.hiding[4, 4] = True
+    bf.blocks_move[3:6, 13:16] = True
+    bf.blocks_move[4, 14] = False
+    bf.blocks_sight[0:4, 10] = True
+    state = eisdrachen.build(eisdrachen.unit("ghost", 0, (4, 4), loadout="rifleman"), eisdrachen.unit("s", 0, (0, 0)),
+                             eisdrachen.unit("e", 1, (14, 4), loadout="rifleman"), bf=bf, turn=2)
+    eisdrachen.answer(state, "hide")
+    eisdrachen.activate(state, "s")
+    eisdrachen.answer(state, "alarm")
+    state.turn = 3
+    state.figure("e").activated = False
+    eisdrachen.activate(state, "ghost")
+    return state, 1
+
+
 def kolaps_ambusher_in_cover():
     """An offensive veteran in heavy cover may have stipulated an ambush; a shooter far off is to act, and a
     move-and-shoot at it is possible only if its offensive box spoils its cover (no ambush armed)."""
@@ -546,7 +574,8 @@ def kolaps_ambush_to_declare():
     return state, 1
 
 
-STAGED = {"eisdrachen": (eisdrachen_prayer_in_hiding, eisdrachen_alarm_near_a_hidden_friend),
+STAGED = {"eisdrachen": (eisdrachen_prayer_in_hiding, eisdrachen_alarm_near_a_hidden_friend,
+                          eisdrachen_alarm_heard_in_hiding_then_shot_at),
           "kolaps": (kolaps_ambusher_in_cover, kolaps_ambush_to_declare)}
 
 
