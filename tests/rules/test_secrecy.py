@@ -419,7 +419,7 @@ def alternatives(world: World, d: Decision, observer: int, rng: random.Random, p
                  where: str) -> None:
     """The other side answers a secret decision: two answers whose states differ only in what is kept from the
     observer (an ambush or doing nothing, one hidden declaration or another: its observation is the same)
-    must leave it shown the same, their own events included."""
+    must leave it shown the same, their own events included (see ``parting``)."""
     calm, loud = [o for o in d.options if quiet(o, d)], [o for o in d.options if not quiet(o, d)]
     rng.shuffle(calm)
     rng.shuffle(loud)
@@ -432,9 +432,33 @@ def alternatives(world: World, d: Decision, observer: int, rng: random.Random, p
         eb = told(other, observer, other.answer(option.key))
         if other.known(observer) != known or (same(other.here(), real.here()) and same(other.doors, real.doors)):
             continue                # the observer may tell them apart, or they differ in nothing kept from it
-        tally.alternatives += 1
         what = f"{where}, side {d.side} answering '{options[0].key}' or '{option.key}' to its secret '{d.kind}'"
+        verdict = parting(d, (options[0], option), ea, eb)
+        if verdict == "announced":
+            continue
+        tally.alternatives += 1
+        if verdict == "revealed":
+            tally.revealed += 1
+            continue
         follow(real.fork(), other, observer, rng, plan.follow, tally, what, ea, eb)
+
+
+def parting(d: Decision, answers: tuple[Option, Option], ea: list, eb: list) -> str | None:
+    """How the events of two answers to a secret decision part, as the observer sees them. The answer's own
+    events (those of the deciding figure, up to the first event both share that is another figure's or
+    none's: a new phase, an enemy's standing order) must be the same, or it is a leak (None; ``follow`` then
+    says where), unless they part at the figure's own action told in the open as what it is: one answer is
+    then announced, a rally told as a rally against an ambush told as the end (``"announced"``: not a pair
+    to compare). What the rules then resolve against the real state in the same answer may tell the worlds
+    apart (``"revealed"``: the end-of-turn commitment check counting an ambush, the shot of the observer's
+    own standing order at an ambusher's real cover), as later events may in ``follow``."""
+    for i, (x, y) in enumerate(zip(ea, eb)):
+        if x != y:
+            return "announced" if any(e[1] == "action" and e[2].get("figure") == d.figure
+                                      and e[2].get("action") == o.action for e, o in zip((x, y), answers)) else None
+        if x[2].get("figure") != d.figure:
+            return "revealed" if ea != eb else None
+    return None
 
 
 # --- matches ---------------------------------------------------------------------------------------------
