@@ -176,7 +176,7 @@ def match_from_json(data: dict, place: str = "save", map_override: str | Path | 
         raise SaveError(place, f"its armies cannot be set up ({e.__class__.__name__}: {e})") from None
     for i, key in enumerate(answers, 1):
         try:
-            match.answer(key)
+            match.answer(key, undoable=i == len(answers))     # the last one may still be taken back
         except EscarmoucheError as e:
             raise SaveError(place, f"answer {i} of {len(answers)} does not replay: {e.message}") from None
     return match

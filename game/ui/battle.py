@@ -26,6 +26,7 @@ from .combatlog import describe
 from .hud import CHOOSER_PAGE, BattleDrawing, action_label, fmt_number, side_name, term
 from .i18n import has, language, tr, use_rules
 from .mapview import MapView
+from .dice_tray import Tray
 from .frame import LiveFrame
 from .maprender import base_tile_size, render_base, terrain_overlay
 from .settings import AI_SPEEDS, autosave_path, saves_dir
@@ -131,6 +132,7 @@ class BattleScene(BattleDrawing):
         self.log_sides: list[int | None] = []
         self.sides: dict[str, int] = {}
         self.timeline = Timeline()
+        self.tray = Tray()
         self.before: dict[str, object] = {}     # figures as seen before the answer whose clips still play
         self.art = Art(self.rules)
         self.sprites = Sprites()
@@ -535,6 +537,11 @@ class BattleScene(BattleDrawing):
                 self._new_decision(d)
         self.refresh()
 
+    @property
+    def ai_thinking(self) -> bool:
+        """The AI works out its answer now (once found, it waits for the last answer's clips in silence)."""
+        return self.ai_job is not None and not self.ai_job.done.is_set()
+
     def _run_ai(self, d: Decision) -> None:
         """The AI thinks while the last answer is shown, and answers once it has been (the pause of its
         speed setting counted from the answer)."""
@@ -731,24 +738,28 @@ class BattleScene(BattleDrawing):
         self._frame.show(surface, self.app.ui)
 
     def frame_key(self, surface: pygame.Surface):
-        """All the screen depends on, or None while something moves on its own (a walk, a wound).
+        """All the screen depends on, or None while the camera glides.
 
-        Any input event changes it too, so only frames with no input, no answer and no
-        animation reuse the last picture. Something new drawn from a clock must be named here.
+        Any input event changes it too, so only frames with no input and no answer reuse the last
+        picture. While clips play, what they move is drawn live over it (``compose``), and a clip that
+        starts or a figure that starts or stops moving makes a new one. Something new drawn from a
+        clock must be named here.
         """
-        if self.timeline.moving or self.camera_goal is not None:
+        if self.camera_goal is not None:
             return None
         ui, now = self.app.ui, time.monotonic()
+        moving = self.timeline.moving and self.timeline.involved()
         return (surface.get_size(), ui.scale, ui.mouse, language(), self._events, self.version, self.viewer,
                 self.handover_to, id(self.decision), self.decision_id, self.group, id(self.chooser),
                 self.chooser_page, self.hover_tile, self.show_terrain, self.show_log, self.show_help,
                 self.log_scroll, self.status if now < self.status_until else "", self.view.zoom,
                 self.view.centre, tuple(self.map_rect), self.fast_forward, self.app.settings.ai_speed,
-                id(self.last_ai), self.ai_job is not None, self.timeline.batches, len(self.timeline.clips), int(now * 3) % 4 if self.ai_job is not None else 0,
-                tuple(sorted(self.app.settings.keys.items())))
+                id(self.last_ai), self.ai_thinking, self.timeline.batches, len(self.timeline.clips),
+                int(now * 3) % 4 if self.ai_thinking else 0,
+                tuple(sorted(self.app.settings.keys.items())), moving)
 
     def compose(self, surface: pygame.Surface, keep: bool = True) -> LiveFrame:
-        """Draw the whole screen; ``keep`` keeps it for the frames to come (not while things move,
+        """Draw the whole screen; ``keep`` keeps it for the frames to come (not while the camera glides,
         when the next frame is drawn afresh anyway)."""
         ui = self.app.ui
         surface.fill(BG)
@@ -773,17 +784,25 @@ class BattleScene(BattleDrawing):
         if human and d is not None:
             self.draw_targets(surface, d)
         self.draw_tokens(surface)
-        live = self.draw_figures(surface, d)
-        below = self.kept("below", surface) if keep and live else None
+        motion = keep and self.timeline.moving
+        moving = self.timeline.involved() if motion else frozenset()
+        live = self.draw_figures(surface, d, moving)
+        below = self.kept("below", surface) if keep and (live or motion) else None
         sprites = []
-        for f in live:      # measured at the ring's widest, then left to LiveFrame to draw each frame
-            if below is None:
-                self.draw_figure(surface, f, pulse=self.pulse())
-                continue
-            rect = self.draw_figure(surface, f, pulse=1.0).clip(self.map_rect)
-            surface.blit(below, rect, rect)
-            sprites.append((rect, lambda target, f=f: self.draw_figure(target, f, pulse=self.pulse())))
-        self.draw_action(surface)
+        if below is None:
+            self.draw_live(surface, live)
+            self.draw_action(surface)
+        elif motion:        # the figures the clips are about, the rings and the clips' effects, drawn each frame
+            def draw_motion(target, ids={f.id for f, _, _ in live}):
+                self.draw_live(target, self.draw_figures(None, d, moving, only=ids))
+                self.draw_action(target)
+            sprites.append((self.map_rect.copy(), draw_motion))
+        else:
+            for f, selectable, _ in live:   # measured at the ring's widest, then left to LiveFrame to draw each frame
+                rect = self.draw_figure(surface, f, selectable, pulse=1.0).clip(self.map_rect)
+                surface.blit(below, rect, rect)
+                sprites.append((rect, lambda target, one=[(f, selectable, True)]: self.draw_live(target, one)))
+            self.draw_action(surface)
         if human and d is not None:
             self.draw_hover(surface, d)
         elif self.last_ai is not None and d is not None:

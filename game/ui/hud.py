@@ -17,7 +17,6 @@ from ..engine.decision import Decision, Option
 from ..engine.protocol import Gauge, Marker
 from . import icons
 from .combatlog import in_words
-from .dice_tray import draw_tray
 from .effects import draw_effects, draw_floaters
 from .i18n import has, key_label, language, tr
 from .maprender import TileOverlay
@@ -140,21 +139,35 @@ class BattleDrawing:
                 label = "?" if t.kind == "unknown" else tr(f"token.{t.kind}.short", t.kind[:1].upper())
                 ui.text(surface, label, (cx, cy), 16, (255, 255, 255), "center")
 
-    def draw_figures(self, surface: pygame.Surface, d: Decision | None) -> list:
+    def draw_figures(self, surface: pygame.Surface | None, d: Decision | None, moving: frozenset = frozenset(),
+                     only: set | None = None) -> list:
         """The dead first (their graves lie under the living), then every figure standing but those that
-        pulse (the active ones): those are returned, to be drawn live."""
+        pulse (the active ones) and those ``moving`` names: those are returned in drawing order, as
+        (figure, selectable, pulses), to be drawn live (``draw_live``). ``only``: these figures alone
+        are looked at, as they look now, and none is drawn."""
         active = d.figure if d is not None else None
         selectable = set()
         if d is not None and self.human_turn():
             selectable = {o.figure for o in d.options if o.figure and o.figure != d.figure}
-        self.badge_spots = []
+        if only is None:
+            self.badge_spots = []
         live = []
-        for f in sorted(self.shown_figures(), key=lambda f: f.alive and self.timeline.dying(f.id) is None):
-            if f.alive and self.timeline.dying(f.id) is None and (f.id == active or f.marked("active")):
-                live.append(f)
+        shown = [f for f in self.shown_figures() if only is None or f.id in only]
+        for f in sorted(shown, key=lambda f: f.alive and self.timeline.dying(f.id) is None):
+            pulses = f.alive and self.timeline.dying(f.id) is None and (f.id == active or f.marked("active"))
+            if pulses or f.id in moving or only is not None:
+                live.append((f, f.id in selectable, pulses))
             else:
                 self.draw_figure(surface, f, f.id in selectable)
         return live
+
+    def draw_live(self, surface: pygame.Surface, live: list) -> None:
+        """Figures drawn anew each frame; their badges are not pointed at while they move (the spots of
+        a frame that lasts a moment would pile up)."""
+        spots = len(self.badge_spots)
+        for f, selectable, pulses in live:
+            self.draw_figure(surface, f, selectable, pulse=self.pulse() if pulses else None)
+        del self.badge_spots[spots:]
 
     def shown_figures(self) -> list:
         """The figures on the map as the viewer sees them now: one whose clips have not all started yet
@@ -253,7 +266,7 @@ class BattleDrawing:
         """What the timeline plays now over the map: tracers, lunges, throws, blasts, rising numbers, dice."""
         draw_effects(surface, self.view, self.timeline)
         draw_floaters(surface, self.view, self.timeline, self.app.ui, self.drawn_at_id)
-        draw_tray(surface, self.app.ui, self.timeline.rolls(), self.timeline.clock, self.map_rect, self.names)
+        self.tray.draw(surface, self.app.ui, self.timeline.rolls(), self.timeline.clock, self.map_rect, self.names)
 
     def draw_overlays(self, surface: pygame.Surface) -> None:
         """The module's shapes on the map now: command bubbles, zones, templates."""
@@ -541,7 +554,7 @@ class BattleDrawing:
             who = side_name(d.side)
             if d.side in self.ai_players:
                 who += " (" + tr("hud.ai") + ")"
-                if self.ai_job is not None:
+                if self.ai_thinking:
                     who += " " + tr("hud.thinking") + "." * (int(time.monotonic() * 3) % 4)
             kind = tr(f"kind.{d.kind}", d.kind.replace("_", " "))
             mode = (d.info or {}).get("mode") if isinstance(d.info, dict) else None

@@ -206,11 +206,11 @@ def action_options(state: State, fig: Figure) -> list[Option]:
             opts.append(Option(f"melee:{e.id}", "melee", fid, e.tile, target=e.id))
     # 4.4 Grenade
     if fig.grenades > 0:
-        rng = const("grenade_throw_range")
-        for t in space.tiles_within(bf, fig.tile, rng):
-            if t == fig.tile or bf.blocks_move[t[1], t[0]] or bf.door_shut(t):
-                continue
-            if sight(fig.tile, t):
+        aims = [t for t in space.tiles_within(bf, fig.tile, const("grenade_throw_range"))
+                if t != fig.tile and not bf.blocks_move[t[1], t[0]] and not bf.door_shut(t)]
+        seen = sight.sees.many([fig.tile] * len(aims), aims).tolist() if aims else []
+        for t, visible in zip(aims, seen):     # traced together: a throw's range holds hundreds of tiles
+            if visible:
                 opts.append(Option(f"grenade:{tile_key(t)}", "grenade", fid, t))
     # 4.6 Traps
     if fig.trap_kits > 0 and not perched:
