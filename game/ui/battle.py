@@ -39,14 +39,15 @@ SOUNDS = {"shot": "shot", "lunge": "melee", "throw": "throw", "blast": "blast", 
 CAMERA_GLIDE = 0.2      # the share of the way to its goal the camera covers each update
 
 
-def hands_over(rules, viewer: int | None, side: int, loaded: bool = False) -> bool:
+def hands_over(rules, viewer: int | None, side: int) -> bool:
     """Hot-seat: does the screen pass to ``side`` behind a hand-over screen before it decides?
 
-    For a rule system that keeps anything secret, at every change of the deciding side (and when a
-    saved game opens, since either player may have opened it). It never depends on what is hidden at
-    the moment, so the rhythm of hand-overs tells a player nothing.
+    For a rule system that keeps anything secret, at every change of the deciding side, the first
+    decision of a game or of a saved game included (no one holds the screen yet: the first player may
+    have a secret to declare, and whoever opened a save may be the other player). It never depends on
+    what is hidden at the moment, so the rhythm of hand-overs tells a player nothing.
     """
-    return rules.keeps_secrets and side != viewer and (viewer is not None or loaded)
+    return rules.keeps_secrets and side != viewer
 
 
 class AIJob:
@@ -545,8 +546,7 @@ class BattleScene(BattleDrawing):
         else:
             self.fast_forward = False
             if self.mode == "hotseat" and self.viewer != d.side and self.handover_to is None:
-                # a loaded hot-seat game hides the field too: whoever opened it may be the other player
-                if hands_over(self.rules, self.viewer, d.side, loaded=self.save_path is not None):
+                if hands_over(self.rules, self.viewer, d.side):
                     if not self.timeline.busy:      # the player who acted sees it happen first
                         self.handover_to = d.side
                         self.app.sound.play("handover")

@@ -84,6 +84,7 @@ def first_figure_activated(app, match):
     scene = BattleScene(app, match, "hotseat")
     app.push(scene)
     steps(app, 2)
+    ready(app)
     click(app, button_at(app, "Roll"))
     ready(app)
     d = match.pending

@@ -20,6 +20,8 @@ def start(app, match, mode="hotseat", human_side=0):
     scene = BattleScene(app, match, mode, human_side)
     app.push(scene)
     steps(app, 2)
+    if mode == "hotseat":
+        ready(app)          # the first player takes the screen
     return scene
 
 

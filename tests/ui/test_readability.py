@@ -280,6 +280,7 @@ def test_the_minimap_of_a_small_window_leaves_most_of_the_map_in_view(app):
     app.push(scene)
     pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, w=800, h=600, size=(800, 600)))
     steps(app, 3)
+    ready(app)
     scene.view.zoom = 2.0
     scene.view.pan_pixels(0, 0)
     steps(app, 1)

@@ -113,8 +113,11 @@ class Voyageurs(RuleModule):
             details.append(Words(f"result.transport.{t.status}", side=t.side, name=t.name, pv=max(0, t.pv),
                                  max=t.max_pv))
         for c in state.combatants.values():
-            details.append(Words(f"result.combatant.{c.status}", side=c.side, name=c.name, pv=c.pv,
-                                 max=c.max_pv, pe=c.pe, max_pe=c.max_pe))
+            # both players read the results: PV stay untold where the other side never learnt the type (5.15)
+            told = all(state.knows(side, c) for side in self.sides)
+            details.append(Words(f"result.combatant.{c.status}", side=c.side, name=c.name,
+                                 pv=c.pv if told else None, max=c.max_pv if told else None,
+                                 pe=c.pe, max_pe=c.max_pe))
         return Outcome(state.winner, state.reason, tuple(details))
 
     # --- what each side sees ---------------------------------------------------------------
