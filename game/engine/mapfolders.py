@@ -34,9 +34,15 @@ class MapEntry:
     cm_per_tile: float
     shipped: bool = False
     error: str = ""
+    titles: tuple[tuple[str, str], ...] = ()      # (language, title) from ``title_<lang>`` properties
 
     def __fspath__(self) -> str:
         return str(self.path)
+
+    def title(self, lang: str) -> str:
+        """The map's title in ``lang``: its ``title_<lang>`` property, else its ``title`` (or older
+        ``name``), else the file name."""
+        return dict(self.titles).get(lang, self.name)
 
 
 def shipped_maps_dir() -> Path:
@@ -128,7 +134,10 @@ def read_entry(path: Path, shipped: bool = False) -> MapEntry | None:
         cm = DEFAULT_CM_PER_TILE
     if not 0 < cm < float("inf"):
         cm = DEFAULT_CM_PER_TILE
-    return MapEntry(path, printable(props.get("name") or stem, 80), size, cm, shipped)
+    titles = tuple(sorted((printable(str(k)[6:], 20), printable(v, 80)) for k, v in props.items()
+                          if isinstance(k, str) and k.startswith("title_") and len(k) > 6 and v))
+    title = printable(props.get("title") or props.get("name") or stem, 80)
+    return MapEntry(path, title, size, cm, shipped, "", titles)
 
 
 def _int(value) -> int:

@@ -74,8 +74,13 @@ def _map_hash(map_path: str) -> str:
         raise OutputError(map_path, f"the match's map {e.reason}, so the save cannot name it") from None
 
 
-def save_match(match: Match, path: str | Path) -> None:
-    write_atomic(path, json.dumps(to_json(match), indent=1))
+def save_match(match: Match, path: str | Path, window: dict | None = None) -> None:
+    """Write the match; ``window`` is what the window keeps of its view (its zoom), which loading the
+    match ignores and the window reads back."""
+    data = to_json(match)
+    if window:
+        data["window"] = window
+    write_atomic(path, json.dumps(data, indent=1))
 
 
 def read_save(path: str | Path) -> dict:

@@ -22,25 +22,26 @@ class LiveFrame:
     """``picture`` None: a frame already on the screen and not kept (the next frame is drawn afresh).
     ``below``: the screen as it was when the live areas were left out, to tell what was drawn over them."""
 
-    def __init__(self, picture: pygame.Surface | None, buttons: list, below: pygame.Surface | None = None,
+    def __init__(self, picture: pygame.Surface | None, ui, below: pygame.Surface | None = None,
                  sprites: list[tuple[pygame.Rect, Draw]] = ()):
         self.picture = picture
-        self.buttons = buttons
+        self.widgets = (list(ui.buttons), list(ui.drawn), list(ui.scrolls))     # what it registered and drew
         self.sprites = [(rect, draw, _covers(picture, below, rect)) for rect, draw in sprites if rect.w and rect.h]
 
     def show(self, surface: pygame.Surface, ui) -> None:
         """Put the frame on ``surface``, draw its live areas and register its widgets again."""
-        ui.buttons[:] = self.buttons
+        ui.buttons[:], ui.drawn[:], ui.scrolls[:] = self.widgets
         if self.picture is None:
             return
         surface.blit(self.picture, (0, 0))
         clip = surface.get_clip()
-        for rect, draw, covers in self.sprites:
-            surface.set_clip(rect)
-            draw(surface)
-            surface.set_clip(clip)
-            for at, cover in covers:
-                surface.blit(cover, at)
+        with ui.layer("map"):
+            for rect, draw, covers in self.sprites:
+                surface.set_clip(rect)
+                draw(surface)
+                surface.set_clip(clip)
+                for at, cover in covers:
+                    surface.blit(cover, at)
 
 
 def _covers(picture: pygame.Surface, below: pygame.Surface, rect: pygame.Rect) -> list[tuple[tuple[int, int], pygame.Surface]]:

@@ -8,6 +8,7 @@ file with missing or wrong fields keeps its good ones: the others fall back to t
 from __future__ import annotations
 
 import json
+import locale
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -18,7 +19,7 @@ from ..engine.files import FileRefused, read_bounded, write_atomic
 
 APP = "escarmouche"
 AI_SPEEDS = {"instant": 0, "fast": 250, "normal": 700, "slow": 1500}
-UI_SCALES = (0.8, 1.0, 1.25, 1.5)
+UI_SCALES = (0.8, 1.0, 1.25, 1.5, 2.0)
 VOLUMES = (0, 25, 50, 75, 100)
 ANIMATIONS = ("normal", "fast", "off")
 DEFAULT_KEYS = {
@@ -58,17 +59,21 @@ def settings_path() -> Path:
 
 
 SETTINGS_BYTES = 64 * 1024        # a real settings file is under 1 KB
-LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 
 def system_language() -> str:
-    """The language of the system's locale, as gettext looks it up: French for ``fr`` and ``fr_*``,
-    English for any other; the C and POSIX locales say nothing, so the next variable is asked."""
-    for name in LOCALE_VARIABLES:
-        value = os.environ.get(name, "").split(":")[0].strip()
-        if value and value.split(".")[0] not in ("C", "POSIX"):
-            return "fr" if value.lower().split(".")[0].split("_")[0] == "fr" else "en"
-    return "en"
+    """The language of a first start: French when the system speaks it (fr_FR, fr_CA.UTF-8, Windows'
+    French_France), English otherwise. The POSIX variables come first, in the order the C library
+    reads them; a system without them (Windows) says it through ``locale``."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name)
+        if value:
+            return "fr" if value.lower().startswith("fr") else "en"
+    try:
+        code = locale.getlocale()[0] or ""
+    except ValueError:      # a locale Python cannot parse: not a French one it knows
+        code = ""
+    return "fr" if code.lower().startswith("fr") else "en"
 
 
 def _one_of(value, allowed: tuple):

@@ -7,7 +7,7 @@ import pygame
 from game.ui.anim import Clip
 from game.ui.battle import BattleScene
 
-from .driver import button_at, click, eisdrachen_match, move_to, press, shot, steps, tile_pos
+from .driver import button_at, click, eisdrachen_match, move_to, press, ready, shot, steps, tile_pos
 
 
 def acting_scene(app):
@@ -16,6 +16,7 @@ def acting_scene(app):
     scene = BattleScene(app, match, "hotseat", 0)
     app.push(scene)
     steps(app, 2)
+    ready(app)
     click(app, button_at(app, "Roll"))
     side = match.pending.side
     shooter = next(f for f in match.rules.figures(match.state, side) if f.alive and f.name == "Fusilier")

@@ -347,12 +347,20 @@ def flee_options(state: State, fig: Figure, token_tiles: list[Tile]) -> list[Opt
 # --- resolution helpers ----------------------------------------------------------------
 
 def leave_hiding(fig: Figure, events: list, reason: str) -> None:
+    """An alarm heard in hiding is told as the figure shows again: a hidden figure cannot move, so the
+    enemy, who heard the alarm, now sees the tile that was within 6 pas of it (4.14). Its alarm riposte is
+    then asked of an alert both sides know of, and the question shows nothing."""
     if fig.hidden:
         fig.hidden = False
         fig.hide_count = 0
         fig.pv_when_hidden = 0
         events.append(Event("status", {"figure": fig.id, "status": "hidden", "on": False, "reason": reason,
                                        "tile": list(fig.tile)}, rule="4.8"))
+        if "alerted" in fig.unseen:
+            turns = fig.unseen["alerted"]
+            fig.reveal("alerted")
+            events.append(Event("status", {"figure": fig.id, "status": "alerted", "on": True, "turns": turns},
+                                rule="4.14"))
 
 
 def discover(state: State, mover: Figure, events: list) -> None:

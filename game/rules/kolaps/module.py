@@ -9,7 +9,7 @@ from ...engine.battlefield import Battlefield
 from ...engine.decision import Option
 from ...engine.deploy import deploy
 from ...errors import RulesError
-from ...engine.protocol import Army, FigureView, Gauge, Marker, Odds, Outcome, RuleModule, canonical
+from ...engine.protocol import Army, FigureView, Gauge, Marker, Odds, Outcome, RuleModule, Words, canonical
 from .combat import (blast_difficulty, hit_rows, modified_values, severity_dice, shot_difficulty,
                      strike_difficulty)
 from .effects import Ctx, controller
@@ -153,6 +153,17 @@ class Kolaps(RuleModule):
                                   (Gauge("wound_boxes", TOTAL_BOXES - ch.total_wounds(), TOTAL_BOXES),),
                                   tuple(markers), ch.in_play, kind=ch.archetype))
         return out
+
+    NOTABLE = ("ambush_fired", "critical", "friendly_fire")
+
+    def notice(self, event) -> Words | None:
+        """A rout, a mutiny (the mutineer changes sides), an ambush firing, a critical wound and friendly
+        fire are announced on screen, beside their lines in the log (5.15, 5.21, 5.27, 5.32)."""
+        if event.kind == "morale_state" and event.data.get("state") in ("routing", "mutinous"):
+            return Words(f"notice.{event.data['state']}", **event.data)
+        if event.kind in self.NOTABLE:
+            return Words(f"notice.{event.kind}", **event.data)
+        return super().notice(event)
 
     # --- what each side may know ------------------------------------------------------
 
