@@ -73,7 +73,7 @@ def foreign(texts, lang: str, vocabulary) -> list[str]:
 # Words the two languages share (names of the systems, cognates, the rules' own identifiers): any other
 # word found in both the French and the English text of one key is a word left untranslated.
 SAME_IN_BOTH = set("""
-action actions activation activations active adjacent agi animation animations archer armes assassin avatar
+action actions activation activations active adjacent agi animation animations archer armes assassin avatar bak
 centre ch champion champions chance chances cib cm combat con contact ctrl directive distance double effort
 eisdrachen empire emplacement english esp exploit explosion face faction fatigue force français gain grenade
 ground horrible impossible incident initial initiative initiatives ins int intentions interface json kit ko
