@@ -366,7 +366,7 @@ def follow(real: World, twin: World, observer: int, rng: random.Random, answers:
     if ta != tb:
         raise Leak(f"{where}: side {observer} is shown {first_difference(ta, tb)}")
     ta, tb = [ta + screen(real, observer)], [tb + screen(twin, observer)]
-    key, learnt = None, None
+    key, other, learnt = None, None, None
     for n in range(answers + 1):
         seed, dice = rng.random(), real.dice
         for world, trace, answer in ((real, ta, key), (twin, tb, other if key else None)):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from game.engine.battlefield import Battlefield, Cover
 from game.engine.dice import ScriptedDice
 from game.rules.voyageurs import actions as act
-from game.rules.voyageurs.fight import affect, combatant_order, set_pv, slots_by
+from game.rules.voyageurs.fight import combatant_order, set_pv, slots_by
 from game.rules.voyageurs.flow import FlightCheck, RoundOver
 from game.rules.voyageurs.ground import Act, Activation, Strike
 from game.rules.voyageurs.model import DEAD, UNCONSCIOUS, UP, Game

@@ -12,7 +12,7 @@ from game.ui.anim import FLOAT_SECONDS, SEQUENCE_MOST, STEP_SECONDS, Timeline
 from game.ui.app import start_battle
 from game.ui.dice_tray import TUMBLE, Tray, meets
 
-from .driver import eisdrachen_match, press, steps
+from .driver import press, steps
 
 WHERE = {"a": (2, 2), "b": (8, 2)}
 

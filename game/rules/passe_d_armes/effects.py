@@ -63,7 +63,6 @@ def wound(game: Game, fig: Combatant, n: int, nature: str, cause: str | None, ru
 
 
 def apply_wound(game: Game, fig: Combatant, n: int, nature: str, rule: str) -> None:
-    state = game.state
     before = fig.monitor
     if before.dead:
         return
