@@ -569,6 +569,9 @@ class SimpleAction(KolapsStep):
             ch.uses_left[ch.ready_weapon] = weapon(game, ch.ready_weapon)["ammo"]
             game.ev("reloaded", "5.8", figure=ch.id, weapon=ch.ready_weapon)
         elif a == "unjam":
+            if ch.ready_weapon not in ch.jammed:    # an ambush in the W1 window made it drop the weapon
+                game.ev("action", "5.2", figure=ch.id, action="none", reason="no_longer_legal")
+                return None
             ch.jammed.remove(ch.ready_weapon)
             game.ev("unjammed", "5.8", figure=ch.id, weapon=ch.ready_weapon)
         elif a == "change_weapon":
