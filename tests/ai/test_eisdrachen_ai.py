@@ -4,13 +4,12 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from types import SimpleNamespace
 
 from game.ai import make_player
 from game.rules.eisdrachen.ai import EisdrachenAI
 from game.engine import space
 from game.engine.battlefield import Battlefield
-from game.engine.match import Match
+from game.engine.match import Match, Observation
 from game.engine.tokens import Token
 from game.rules.eisdrachen import Eisdrachen
 from tests.rules.eisdrachen_helpers import RULES, answer, bless_in_hiding, build, unit
@@ -18,7 +17,7 @@ from tests.rules.eisdrachen_helpers import RULES, answer, bless_in_hiding, build
 
 def seen_by(state, side):
     """What the AI is given: its side's observation, never the state itself."""
-    return SimpleNamespace(state=RULES.observe(state, side), rules=RULES)
+    return Observation(side, RULES, RULES.observe(state, side), state.battlefield, (), state.max_turns)
 
 
 def legal(state):
@@ -128,10 +127,10 @@ def test_ai_moves_toward_the_enemy_when_it_cannot_shoot():
 
 def test_ai_sounds_the_alarm_only_for_friends_not_yet_alerted():
     s = build(unit("s", 0, (0, 0)), unit("f", 0, (3, 0), loadout="rifleman"), unit("o", 1, (29, 29)), size=40)
-    scores = EisdrachenAI(1)._action(seen_by(s, 0), RULES.pending(s))
+    scores = EisdrachenAI(1).score_action(seen_by(s, 0), RULES.pending(s))
     assert scores["alarm"] > scores["end"]
     answer(s, "alarm")
-    scores = EisdrachenAI(1)._action(seen_by(s, 0), RULES.pending(s))
+    scores = EisdrachenAI(1).score_action(seen_by(s, 0), RULES.pending(s))
     assert scores["alarm"] < scores["end"]
 
 
@@ -153,12 +152,12 @@ def test_ai_medic_goes_to_a_wounded_friend_out_of_the_fight():
 
 def blessed_unseen():
     """Side 0's Bleu 'ghost' prayed in hiding for a dodge reroll, then came out; side 1's Vétéran chooses
-    between it (2 PV left) and a Bleu at full health."""
+    between it (4 PV left) and a Bleu at full health."""
     bf = Battlefield.open_ground(30, 30)
     bf.hiding[5, 5] = True
     s = build(unit("ghost", 0, (5, 5), "Bleu"), unit("plain", 0, (5, 9), "Bleu"),
               unit("v", 1, (11, 7), "Vétéran", loadout="assault"), bf=bf, turn=2)
-    s.figure("ghost").pv = 2
+    s.figure("ghost").pv = 4
     bless_in_hiding(s, "ghost", 3, "v")
     return s
 
@@ -167,7 +166,7 @@ def test_the_ai_answers_the_same_whatever_the_enemy_hides():
     s = blessed_unseen()
     decision = RULES.pending(s)
     seen = EisdrachenAI(7).choose(seen_by(s, 1), decision)
-    truth = EisdrachenAI(7).choose(SimpleNamespace(state=s, rules=RULES), decision)
+    truth = EisdrachenAI(7).choose(Observation(1, RULES, s, s.battlefield, (), s.max_turns), decision)
     assert seen == "shoot:ghost" and truth != seen          # the reroll, were it known, would change its mind
     for k in range(12):
         other = RULES.disguise(s, 1, random.Random(k))

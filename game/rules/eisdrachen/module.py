@@ -151,7 +151,7 @@ class Eisdrachen(RuleModule):
     def tactical_ai(self, seed: int, level: str = "normal"):
         from .ai import EisdrachenAI
 
-        return EisdrachenAI(seed)
+        return EisdrachenAI(seed, level)
 
     # --- views -----------------------------------------------------------------------------
 
