@@ -21,7 +21,8 @@ from ...engine.decision import Decision, Option
 from ...engine.match import Observation
 from . import actions as act
 from .combat import weapon
-from .state import Figure, State, const, data
+from .state import Figure, State, const
+from .steps import figure_value
 
 KILL_BONUS = 2.0
 FRIENDLY_FIRE = 2.0
@@ -38,11 +39,6 @@ MOVES = ("move", "crawl", "climb", "jump")
 def expected_capped(outcomes: dict[str, Fraction], pv: int) -> float:
     """Expected PV really lost: wounds beyond the remaining PV are worth nothing."""
     return sum(min(int(k.split(":")[1]), pv) * float(p) for k, p in outcomes.items())
-
-
-def figure_value() -> int:
-    """A standard figure's PV: what an objective worth one figure counts (2.4)."""
-    return data()["ranks"]["Soldat"]["PV"]
 
 
 class EisdrachenAI(Tactician):

@@ -4,8 +4,9 @@ turn (rules/eisdrachen.md 3.2) runs on the engine's step stack (steps.py).
 Project defaults and readings documented here (the spec leaves them open):
 - Turn 1 opens with an "initiative" decision holding one option, because no die may be rolled
   while the state is built; later initiatives are rolled when the previous turn ends.
-- Victory: the side that kills every enemy wins; after ``max_turns`` the side with more total
-  remaining PV wins, equal totals are a draw.
+- Victory: the side that kills every enemy wins; after ``max_turns`` the side with more points wins,
+  equal points are a draw (the project default of engine/objectives.py: PV taken from the enemy plus the
+  map's objectives held).
 - A melee riposte and an alarm riposte are decisions of the defending side, asked in the middle of
   the attacker's activation (steps.py); rerolls are not (combat.py). Holding an alarm riposte does
   not use it up for the turn.
@@ -29,12 +30,14 @@ from ...engine.deploy import deploy
 from ...engine.dice import mean
 from ...engine.tokens import Token
 from ...errors import RulesError
-from ...engine.protocol import Army, FigureView, Gauge, Marker, ObjectView, Odds, Outcome, RuleModule, TokenView
+from ...engine.objectives import TURN_LIMIT
+from ...engine.protocol import (Army, FigureView, Gauge, Marker, ObjectView, Odds, Outcome, RuleModule, TokenView,
+                               Words)
 from . import actions as act
 from .combat import dodge_on, melee_profile, shot_attacks, weapon
 from .odds import attack_loss, kill_chance, labelled, melee_losses, mixture
 from .state import DATA_FILE, SIDE_PREFIX, Emplacement, Figure, Item, State, const, data
-from .steps import Act, Game, Opening, StartTurn, active_figure
+from .steps import Act, Game, Opening, StartTurn, active_figure, points
 
 STATUS_MARKERS = ("alerted", "emp", "wolf_trapped", "lucky", "dodge_reroll", "wound_reroll", "double_attacks")
 
@@ -156,7 +159,14 @@ class Eisdrachen(RuleModule):
     # --- views -----------------------------------------------------------------------------
 
     def outcome(self, state: State) -> Outcome | None:
-        return Outcome(state.winner, state.reason) if state.over else None
+        if not state.over:
+            return None
+        details = ()
+        if state.reason == TURN_LIMIT:
+            result = points(state)
+            details = tuple(Words("result.points", side=s, points=result.points[s], taken=result.taken[s],
+                                  held=result.held[s]) for s in self.sides)
+        return Outcome(state.winner, state.reason, details)
 
     def figures(self, state: State, viewer: int | None) -> list[FigureView]:
         out = []
