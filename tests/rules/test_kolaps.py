@@ -1068,3 +1068,25 @@ def test_unjam_of_a_weapon_dropped_meanwhile_does_nothing():
     run_steps(ctx, SimpleAction("A1", "unjam", None, "unjam"))
     assert a1.ready_weapon == "unarmed" and a1.jammed == []
     assert any(e.kind == "action" and e.data.get("reason") == "no_longer_legal" for e in ctx.events)
+
+
+def test_turn_limit_is_decided_on_points_wound_boxes_taken_and_objectives_held():
+    """Project default (engine/objectives.py): at the limit, boxes ticked on the enemy (a whole sheet for a
+    character out of play) plus the objectives held, a sheet's boxes per figure an objective is worth."""
+    from game.engine.battlefield import MapObject
+    from game.rules.kolaps.model import TOTAL_BOXES
+
+    state = make_state([fig("A1", "trooper", (0, 0)), fig("A2", "trooper", (3, 3))],
+                       [fig("B1", "trooper", (9, 9))], turn=10)
+    state.chars["A1"].wounds["legs"] = 2
+    ctx = ctx_for(state, [])
+    steps.check_end(ctx)
+    assert state.finished and (state.winner, state.end_reason) == (1, "points")
+    assert ctx.events[-1].data["points"] == [0, 2]
+    state = make_state([fig("A1", "trooper", (0, 0)), fig("A2", "trooper", (3, 3))],
+                       [fig("B1", "trooper", (9, 9))], turn=10)
+    state.chars["A1"].wounds["legs"] = 2
+    state.bf.objects = [MapObject("objective", "square", ((3, 3),), {})]
+    steps.check_end(ctx_for(state, []))
+    assert state.winner == 0
+    assert [w.as_dict()["held"] for w in RULES.outcome(state).details] == [TOTAL_BOXES, 0]

@@ -9,14 +9,15 @@ from ...engine.battlefield import Battlefield
 from ...engine.decision import Option
 from ...engine.deploy import deploy
 from ...errors import RulesError
-from ...engine.protocol import Army, FigureView, Gauge, Marker, Odds, Outcome, RuleModule, canonical
+from ...engine.objectives import TURN_LIMIT
+from ...engine.protocol import Army, FigureView, Gauge, Marker, Odds, Outcome, RuleModule, Words, canonical
 from .combat import (blast_difficulty, hit_rows, modified_values, severity_dice, shot_difficulty,
                      strike_difficulty)
 from .effects import Ctx, controller
 from .model import DATA_FILE, TOTAL_BOXES, ZONE_MAX, ZONES, Character, KolapsState, Order, load_data
 from .options import AMBUSH_ACTIONS, ATTACKS, ambush_orders, as_seen_by, friendly_crossed, order_of
 from .pools import critical_failure_table, notation, roll_odds, threshold
-from .steps import Activate, Assessment, Setup, SimpleAction, TurnStart, next_side
+from .steps import Activate, Assessment, Setup, SimpleAction, TurnStart, next_side, points
 
 
 def ambush_marker(order: Order) -> Marker:
@@ -123,7 +124,12 @@ class Kolaps(RuleModule):
     def outcome(self, state: KolapsState) -> Outcome | None:
         if not state.finished:
             return None
-        return Outcome(state.winner, state.end_reason)
+        details = ()
+        if state.end_reason == TURN_LIMIT:
+            result = points(state)
+            details = tuple(Words("result.points", side=s, points=result.points[s], taken=result.taken[s],
+                                  held=result.held[s]) for s in self.sides)
+        return Outcome(state.winner, state.end_reason, details)
 
     def phase(self, state: KolapsState) -> str:
         return state.phase
