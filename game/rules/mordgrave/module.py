@@ -14,6 +14,7 @@ from ...engine.battlefield import Battlefield
 from ...engine.decision import Option
 from ...engine.deploy import deploy
 from ...engine.dice import Dice
+from ...engine.objectives import TURN_LIMIT
 from ...engine.protocol import (Army, FigureView, Gauge, Marker, Odds, Outcome, Overlay, Panel, RuleModule,
                                 Words)
 from ...errors import RulesError
@@ -22,7 +23,7 @@ from .combat import ranged_weapon, template_tiles
 from .odds import melee_odds, shot_odds, template_odds
 from .options import bubble, in_bubble
 from .state import DATA_FILE, PROFILE, Game, State, data, rule
-from .steps import DoubleShot, Melee, refill
+from .steps import DoubleShot, Melee, points, refill
 
 
 class Mordgrave(RuleModule):
@@ -85,6 +86,10 @@ class Mordgrave(RuleModule):
             mine = [f for f in state.figures if f.side == s]
             details.append(Words("result.side", side=s, standing=sum(f.alive for f in mine), total=len(mine),
                                  horrible=sum(f.horrible for f in mine)))
+        if state.reason == TURN_LIMIT:
+            result = points(state)
+            details += [Words("result.points", side=s, points=result.points[s], taken=result.taken[s],
+                              held=result.held[s]) for s in self.sides]
         return Outcome(state.winner, state.reason, tuple(details))
 
     def phase(self, state: State) -> str:
