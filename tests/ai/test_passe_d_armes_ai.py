@@ -147,7 +147,7 @@ def test_a_battle_between_ais_ends_by_defeat_within_the_passes():
     players = {s: make_player("tactical", "passe_d_armes", s + 9) for s in (0, 1)}
     while match.pending is not None:
         match.answer(match.ask(players[match.pending.side]))
-    assert match.outcome.reason in ("defeat", "mutual", "time")
+    assert match.outcome.reason in ("defeat", "mutual", "points")
     assert match.state.turn <= RULES.default_max_turns
     assert not any(k.startswith(("surrender", "truce")) for k in match.answers)
 

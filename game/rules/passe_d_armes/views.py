@@ -3,7 +3,9 @@ the declarations it may know, weapons on the ground, and the post-battle recover
 """
 from __future__ import annotations
 
+from ...engine.objectives import TURN_LIMIT
 from ...engine.protocol import FigureView, Gauge, Marker, Outcome, Panel, Words
+from .effects import points
 from .flow import plan_words
 from .rolls import recovery
 from .state import Combatant, State
@@ -83,4 +85,8 @@ def outcome(state: State) -> Outcome | None:
         lines.append(Words("summary.figure", figure=f.id, state=state_word, monitor=f.monitor.text(),
                            shock=r.shock_boxes, minutes=r.minutes, minutes_cared=r.minutes_cared,
                            trauma=r.trauma_boxes, days=r.days, days_cared=r.days_cared))
+    if state.reason == TURN_LIMIT:
+        result = points(state)
+        lines += [Words("result.points", side=s, points=result.points[s], taken=result.taken[s],
+                        held=result.held[s]) for s in (0, 1)]
     return Outcome(state.winner, state.reason, tuple(lines))
