@@ -137,13 +137,11 @@ def test_ai_stipulates_a_standing_order_within_its_gun_range_and_uses_its_knife(
     ai = KolapsAI(0)
     decision = Activation("A1", "regular").decision(ctx_for(state, []), state.chars["A1"])
     ambushes = [o for o in decision.options if o.action in AMBUSH_ACTIONS]
-    observation = match_on(state).observe(0)
-    assert max(ambushes, key=lambda o: ai._score(observation, ctx_for(observation.state, []),
-                                                  observation.state.chars["A1"], o, {})).key == "ambush:near:50"
+    scores = ai.score_action(match_on(state).observe(0), decision)
+    assert max(ambushes, key=lambda o: scores[o.key]).key == "ambush:near:50"
     state.chars["A1"].ready_weapon = "knife"
-    observation = match_on(state).observe(0)
-    assert max(ambushes, key=lambda o: ai._score(observation, ctx_for(observation.state, []),
-                                                  observation.state.chars["A1"], o, {})).key == "ambush"
+    scores = ai.score_action(match_on(state).observe(0), decision)
+    assert max(ambushes, key=lambda o: scores[o.key]).key == "ambush"
     state = make_state([fig("A1", "trooper", (5, 5), morale=5, offensive=True)],
                        [fig("B1", "trooper", (6, 5), morale=5)])
     state.chars["A1"].knife_foes = ["B1"]

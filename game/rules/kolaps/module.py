@@ -119,7 +119,7 @@ class Kolaps(RuleModule):
     def tactical_ai(self, seed: int, level: str = "normal"):
         from .ai import KolapsAI
 
-        return KolapsAI(seed)
+        return KolapsAI(seed, level)
 
     def outcome(self, state: KolapsState) -> Outcome | None:
         if not state.finished:
