@@ -72,12 +72,13 @@ class Threat:
 
 
 class Sight:
-    """Line of sight on one battlefield with its doors as they are now, remembered by pair."""
+    """Line of sight and cover on one battlefield with its doors as they are now, remembered by pair."""
 
     def __init__(self, bf: Battlefield):
         self.bf = bf
         self.doors = bf.door.tobytes()
         self.memo: dict = {}
+        self.covers: dict = {}
 
     def __call__(self, a: Tile, b: Tile) -> bool:
         key = (a, b) if a <= b else (b, a)
@@ -85,6 +86,14 @@ class Sight:
         if seen is None:
             seen = self.memo[key] = space.line_of_sight(self.bf, a, b)
         return seen
+
+    def cover(self, origin: Tile, target: Tile) -> int:
+        """The cover level of ``target`` against a shot from ``origin`` (space.cover_level)."""
+        key = (origin, target)
+        level = self.covers.get(key)
+        if level is None:
+            level = self.covers[key] = int(space.cover_level(self.bf, origin, target))
+        return level
 
 
 class ThreatMap:
@@ -179,6 +188,14 @@ class Tactician:
         self.level = LEVELS[level]
         if level != "normal":
             self.name = f"tactical:{level}"
+        self._sight: Sight | None = None
+
+    def sight(self, bf: Battlefield) -> Sight:
+        """Line of sight on ``bf``, remembered across decisions while its doors stay as they are."""
+        s = self._sight
+        if s is None or s.bf is not bf or s.doors != bf.door.tobytes():
+            s = self._sight = Sight(bf)
+        return s
 
     def choose(self, observation: Observation, decision: Decision) -> str:
         scorer = getattr(self, f"score_{decision.kind}", None)
