@@ -210,7 +210,7 @@ class Mordgrave(RuleModule):
     def tactical_ai(self, seed: int, level: str = "normal"):
         from .ai import MordgraveAI
 
-        return MordgraveAI(seed)
+        return MordgraveAI(seed, level)
 
     # --- checks ------------------------------------------------------------------------------
 
