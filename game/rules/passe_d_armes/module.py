@@ -193,7 +193,7 @@ class PasseDArmes(RuleModule):
     def tactical_ai(self, seed: int, level: str = "normal") -> Any:
         from .ai import PasseAI
 
-        return PasseAI(seed)
+        return PasseAI(seed, level)
 
     # --- checks ----------------------------------------------------------------------------
 
