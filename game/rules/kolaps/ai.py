@@ -125,7 +125,7 @@ class KolapsAI(Tactician):
         bf = ctx.bf
         self._positions = {}
         self._threat_map = self.threat_map(self._threats(match, ctx, ch), lambda a, b: line_of_sight(bf, a, b),
-                                           lambda a, b: int(space.cover_level(bf, a, b)))
+                                           self.sight(bf).cover)
         answer = sum(1.0 for c in ctx.in_play() if not hostile(ch, c)
                      and weapon(ctx, c.ready_weapon)["range"] is not None)
         self._caution = self.caution(self._health(ch), self._threat_map.danger(ch.tile), answer)
