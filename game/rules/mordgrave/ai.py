@@ -155,7 +155,7 @@ class MordgraveAI(Tactician):
                     continue
                 free = sorted((g for g in sight.foes if g.id not in sight.held and band(w, tile, g.tile) is not None),
                               key=lambda g: (space.distance(tile, g.tile), g.id))
-                for g in touching or free[:TARGETS]:
+                for g in touching or free[:self.foresight(TARGETS)]:
                     if self.sees(st, tile, g.tile):
                         best = max(best, self.shot_value(st, f, g, wid, concentrate, "double_shot" in w["rules"]))
             return best
@@ -242,8 +242,9 @@ class MordgraveAI(Tactician):
         if not any("range" in w for _, w in sight.weapons):
             return contact
         by_near = sorted(moves, key=lambda o: (min(space.distance(o.tile, g.tile) for g in sight.foes), o.key))
-        step = max(1, len(by_near) // SHORTLIST)
-        return contact | {o.key for o in by_near[::step][:SHORTLIST]}
+        n = self.foresight(SHORTLIST)
+        step = max(1, len(by_near) // n)
+        return contact | {o.key for o in by_near[::step][:n]}
 
     def score_mode(self, observation, d: Decision) -> dict[str, float]:
         st: State = observation.state

@@ -120,7 +120,7 @@ class PasseAI(Tactician):
         """The best attack open from ``tile`` on one of the nearest enemies (a gun sights a few only)."""
         best = 0.0
         foes = sorted((g for g in opt.enemies(state, me) if g.active), key=lambda g: space.distance(tile, g.tile))
-        for g in foes[:SIGHTED]:
+        for g in foes[:self.foresight(SIGHTED)]:
             if opt.in_reach(state, me.in_hand, tile, g.tile):
                 best = max(best, self.attack_value(state, me, g, "", tile) * (1 + self.threat(state, me, g)))
         return best
@@ -217,7 +217,7 @@ class PasseAI(Tactician):
         if weapon(me.in_hand)["range"] == 0:
             close = [i for i, (_, o) in enumerate(placed) if any(space.adjacent(o.tile, g.tile) for g in foes)]
         else:
-            close = sorted(range(len(placed)), key=lambda i: -placed[i][0])[:GUN_TILES]
+            close = sorted(range(len(placed)), key=lambda i: -placed[i][0])[:self.foresight(GUN_TILES)]
         for i in close:
             v, o = placed[i]
             placed[i] = (v + self.best_attack_from(state, me, o.tile), o)
