@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pygame
 
+from ..ai import AI_LEVELS
 from ..engine.protocol import Army
 from ..engine.save import load_match, read_save
 from ..errors import EscarmoucheError
@@ -94,6 +95,7 @@ class SetupScene:
         self.rules = self.rules_list[0] if self.rules_list else None
         self.mode = "vs-ai"
         self.human_side = 0
+        self.ai_level = "normal"
         self.seed_input = TextInput(str(random.randrange(1, 10**6)), allowed="0123456789", max_len=9)
         self.thumbs: dict[str, pygame.Surface | str] = {}
         self.armies: list[Army] | None = None
@@ -241,7 +243,7 @@ class SetupScene:
         seed = int(self.seed_input.text) if self.seed_input.text.isdigit() else None
         try:
             scene = start_battle(self.app, self.map_path, self.rules, self.mode, seed, self.human_side,
-                                 self.armies)
+                                 self.armies, self.ai_level)
         except EscarmoucheError as e:
             self.app.show_error(str(e))
             return
@@ -305,6 +307,14 @@ class SetupScene:
             ui.button(surface, (x + i * (bw + ui.s(6)), y, bw, ui.s(34)), tr(f"mode.{mode}"),
                       lambda m=mode: setattr(self, "mode", m), selected=(mode == self.mode), size=18)
         y += ui.s(46)
+        if self.mode != "hotseat":
+            ui.text(surface, tr("setup.ai_level"), (x, y), 22, ACCENT)
+            y += ui.s(28)
+            for i, level in enumerate(AI_LEVELS):
+                ui.button(surface, (x + i * (bw + ui.s(6)), y, bw, ui.s(34)), tr(f"level.{level}"),
+                          lambda v=level: setattr(self, "ai_level", v), selected=(level == self.ai_level), size=18,
+                          tooltip=tr(f"level.{level}.tip"))
+            y += ui.s(46)
         if self.mode == "vs-ai":
             ui.text(surface, tr("setup.human_side"), (x, y), 22, ACCENT)
             y += ui.s(28)
