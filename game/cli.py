@@ -44,7 +44,9 @@ def _map_help() -> str:
             f"in your maps folder ({user_maps_dir()})")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(name_maps: bool = True) -> argparse.ArgumentParser:
+    """The parser; ``name_maps`` lists the maps folders for the help of --map (a run that prints no
+    such help skips that look at the disk and its imports)."""
     from . import __version__
     from .ai import AI_LEVELS, AI_NAMES
     from .rules import names
@@ -53,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "Without a command, opens the main menu.")
     p.add_argument("--version", action="version", version=f"escarmouche {__version__}")
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
-    map_help = _map_help()
+    map_help = _map_help() if name_maps else "a Tiled map file, or the name of a shipped map or of one of yours"
     rules_help = f"the rule system ({', '.join(names())})"
     ai_help = f"({', '.join(AI_NAMES)})"
 
@@ -107,11 +109,20 @@ def build_parser() -> argparse.ArgumentParser:
                               description="Check maps before play: every problem as file: place: message.")
     validate.add_argument("files", nargs="+", metavar="FILE",
                           help="Tiled maps to check; exit 1 if one cannot be played")
+
+    bench = sub.add_parser("bench", help="measure speed and memory against references timed in the same run",
+                           description="Every speed and memory figure of docs/performance.md, as medians, "
+                                       "each against a reference timed in the same run.")
+    bench.add_argument("--json", action="store_true", help="print one JSON object on the last line")
+    bench.add_argument("--repeat", type=_positive, default=3, metavar="N",
+                       help="runs per figure, of which the median is kept (default: 3)")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    help_of_map = bool({"-h", "--help"} & set(argv)) and bool({"play", "sim"} & set(argv))
+    args = build_parser(name_maps=help_of_map).parse_args(argv)
     try:
         if args.command is None:
             return _play({})
@@ -121,6 +132,9 @@ def main(argv: list[str] | None = None) -> int:
             return _sim(args)
         if args.command == "replay":
             return _replay(args)
+        if args.command == "bench":
+            from .bench import run as bench
+            return bench(args.json, args.repeat)
         return _validate(args)
     except EscarmoucheError as e:
         print(f"escarmouche: {e}", file=sys.stderr)

@@ -40,7 +40,7 @@ def _subcommands(parser) -> dict[str, argparse.ArgumentParser]:
 def test_every_flag_of_every_command_has_a_help_text():
     parser = build_parser()
     commands = _subcommands(parser)
-    assert set(commands) == {"play", "sim", "replay", "validate-map"}
+    assert set(commands) == {"play", "sim", "replay", "validate-map", "bench"}
     for name, sub in [("escarmouche", parser), *commands.items()]:
         for action in sub._actions:
             if not isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)):

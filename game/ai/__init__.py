@@ -7,11 +7,8 @@ may see (``Match.observe``), never the match's dice or its full state.
 from __future__ import annotations
 
 from ..errors import RulesError
-from .greedy import GreedyPlayer
-from .random_player import RandomPlayer
-from .tactics import LEVELS
 
-AI_LEVELS = tuple(LEVELS)
+AI_LEVELS = ("easy", "normal", "hard")      # their play: tactics.LEVELS
 AI_NAMES = ("random", "greedy", "tactical") + tuple(f"tactical:{level}" for level in AI_LEVELS)
 
 
@@ -19,12 +16,15 @@ def make_player(name: str, rules_id: str, seed: int = 0, level: str | None = Non
     """A fresh player; its own randomness comes from ``seed``, never from the match's dice. ``level``
     (easy, normal, hard) sets a tactical player's level unless ``name`` gives one."""
     from ..rules import get
+    # here, not above: the command line lists AI_NAMES before numpy loads
+    from .greedy import GreedyPlayer
+    from .random_player import RandomPlayer
 
     if name == "random":
         return RandomPlayer(seed)
     if name == "greedy":
         return GreedyPlayer(seed)
     kind, _, named = name.partition(":")
-    if kind == "tactical" and (named or level or "normal") in LEVELS:
+    if kind == "tactical" and (named or level or "normal") in AI_LEVELS:
         return get(rules_id).tactical_ai(seed, named or level or "normal")
     raise RulesError("--ai", f"unknown AI '{name}'; choose one of: {', '.join(AI_NAMES)}")

@@ -47,11 +47,10 @@ class Level:
     reach: bool
 
 
-LEVELS = {
-    "easy": Level("easy", noise=0.5, caution=0.3, focus=0.0, objectives=0.0, foresight=1, reach=False),
-    "normal": Level("normal", noise=0.0, caution=1.0, focus=0.5, objectives=1.0, foresight=1, reach=False),
-    "hard": Level("hard", noise=0.0, caution=1.0, focus=0.75, objectives=1.0, foresight=3, reach=True),
-}
+LEVELS = {level.name: level for level in (
+    Level("easy", noise=0.5, caution=0.3, focus=0.0, objectives=0.0, foresight=1, reach=False),
+    Level("normal", noise=0.0, caution=1.0, focus=0.5, objectives=1.0, foresight=1, reach=False),
+    Level("hard", noise=0.0, caution=1.0, focus=0.75, objectives=1.0, foresight=3, reach=True))}
 
 
 # --- what the enemy threatens -----------------------------------------------------------------
@@ -72,20 +71,15 @@ class Threat:
 
 
 class Sight:
-    """Line of sight and cover on one battlefield with its doors as they are now, remembered by pair."""
+    """Line of sight and cover on one battlefield with its doors as they are now; cover is remembered by pair."""
 
     def __init__(self, bf: Battlefield):
         self.bf = bf
         self.doors = bf.door.tobytes()
-        self.memo: dict = {}
         self.covers: dict = {}
 
     def __call__(self, a: Tile, b: Tile) -> bool:
-        key = (a, b) if a <= b else (b, a)
-        seen = self.memo.get(key)
-        if seen is None:
-            seen = self.memo[key] = space.line_of_sight(self.bf, a, b)
-        return seen
+        return space.line_of_sight(self.bf, a, b)      # the battlefield's own cache answers (engine/sight.py)
 
     def cover(self, origin: Tile, target: Tile) -> int:
         """The cover level of ``target`` against a shot from ``origin`` (space.cover_level)."""
@@ -191,7 +185,7 @@ class Tactician:
         self._sight: Sight | None = None
 
     def sight(self, bf: Battlefield) -> Sight:
-        """Line of sight on ``bf``, remembered across decisions while its doors stay as they are."""
+        """Line of sight and cover on ``bf``, kept across decisions while its doors stay as they are."""
         s = self._sight
         if s is None or s.bf is not bf or s.doors != bf.door.tobytes():
             s = self._sight = Sight(bf)

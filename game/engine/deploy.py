@@ -8,21 +8,20 @@ from __future__ import annotations
 
 from typing import Iterable
 
+import numpy as np
+
 from ..errors import RulesError
 from .battlefield import Battlefield, Tile
 
 
-def _own_half(bf: Battlefield, side: int) -> list[Tile]:
-    half = bf.width / 2
-    return [(x, y) for y in range(bf.height) for x in range(bf.width)
-            if (x < half if side == 0 else x >= half)]
-
-
-def _spread(tiles: list[Tile], anchor: tuple[float, float]) -> list[Tile]:
-    """Nearest the anchor first, every other tile before the rest so figures do not start in a clump."""
-    ordered = sorted(tiles, key=lambda t: ((t[0] - anchor[0]) ** 2 + (t[1] - anchor[1]) ** 2, t))
-    return [t for t in ordered if t[0] % 2 == 0 and t[1] % 2 == 0] + \
-           [t for t in ordered if not (t[0] % 2 == 0 and t[1] % 2 == 0)]
+def _spread(xs: np.ndarray, ys: np.ndarray, anchor: tuple[float, float]) -> list[Tile]:
+    """Nearest the anchor first (ties by x, then y), every other tile before the rest so figures do
+    not start in a clump."""
+    xs, ys = np.asarray(xs, dtype=np.int64), np.asarray(ys, dtype=np.int64)
+    order = np.lexsort((ys, xs, (xs - anchor[0]) ** 2 + (ys - anchor[1]) ** 2))
+    even = ((xs % 2 == 0) & (ys % 2 == 0))[order]
+    order = np.concatenate([order[even], order[~even]])
+    return list(zip(xs[order].tolist(), ys[order].tolist()))
 
 
 def start_tiles(bf: Battlefield, side: int, taken: Iterable[Tile] = ()) -> list[Tile]:
@@ -33,8 +32,12 @@ def start_tiles(bf: Battlefield, side: int, taken: Iterable[Tile] = ()) -> list[
     anchor = (sum(t[0] for t in anchor_tiles) / len(anchor_tiles),
               sum(t[1] for t in anchor_tiles) / len(anchor_tiles))
     usable = [t for t in zone if bf.can_stand(t) and t not in taken]
-    spare = [t for t in _own_half(bf, side) if bf.can_stand(t) and t not in taken and t not in usable]
-    return _spread(usable, anchor) + _spread(spare, anchor)
+    spare = bf.stand_mask() & ((np.arange(bf.width) < bf.width / 2) == (side == 0))[None, :]
+    for x, y in taken | set(usable):
+        if bf.inside((x, y)):
+            spare[y, x] = False
+    ys, xs = np.nonzero(spare)
+    return _spread([t[0] for t in usable], [t[1] for t in usable], anchor) + _spread(xs, ys, anchor)
 
 
 def deploy(bf: Battlefield, sides: dict[int, list[dict]]) -> dict[int, list[tuple[dict, Tile]]]:

@@ -12,7 +12,8 @@ import numpy as np
 from ..errors import MapError
 from . import objectives
 from .battlefield import Battlefield, Door
-from .tiled import KNOWN_HAZARDS, connected_labels, corner_blockers, load_map, walkable
+from .areas import connected_labels
+from .tiled import KNOWN_HAZARDS, corner_blockers, load_map, walkable
 
 
 @dataclass(frozen=True)

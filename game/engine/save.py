@@ -14,6 +14,7 @@ from pathlib import Path
 from .. import __version__
 from ..errors import EscarmoucheError, RulesError, SaveError
 from .registry import rules_named as get_rules
+from .battlefield import Battlefield
 from .protocol import Army
 from .match import Match
 
@@ -22,11 +23,12 @@ SAVE_VERSION = 1
 
 
 def new_match(map_path: str | Path, rules_name: str, seed: int, armies: list[Army] | None = None,
-              max_turns: int = 0) -> Match:
-    """A match on a map file with the module's default armies unless others are given."""
+              max_turns: int = 0, battlefield: Battlefield | None = None) -> Match:
+    """A match on a map file with the module's default armies unless others are given; a caller that
+    has just loaded the map passes its battlefield so the file is not read twice."""
     from .tiled import load_battlefield
 
-    battlefield = load_battlefield(map_path)
+    battlefield = battlefield or load_battlefield(map_path)
     rules = get_rules(rules_name)
     armies = armies or rules.default_armies(battlefield)
     try:

@@ -1,6 +1,9 @@
 """Spatial services of conventions.md: distance, adjacency, paths, line of sight, cover, lines.
 
-Every function here is rules-agnostic: a rule module calls it with its own numbers.
+Every function here is rules-agnostic: a rule module calls it with its own numbers. Line of sight
+goes through the battlefield's one cache (``Battlefield.sight()``, engine/sight.py), crossed tiles
+are computed in integers (engine/rays.py) and reach runs on precomputed step tables
+(engine/moves.py); the answers are those of the conventions' reference definitions.
 """
 from __future__ import annotations
 
@@ -9,26 +12,29 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Iterable
+from typing import Iterable, Sequence
 
-from .battlefield import Battlefield, Cover, Tile
+import numpy as np
+
+from . import rays
+from .battlefield import SHUT, Battlefield, Cover, Tile
+from .moves import (CLIMB, CRAWL, KING_STEPS, KNIGHT_STEPS, PAD, STEP_LENGTH, STEPS, WALK,  # noqa: F401 (space's
+                    between, step_table, terrain_costs)                                  # names, as before)
 
 EPS = 1e-9
-KING_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
-KNIGHT_STEPS = ((2, 1), (2, -1), (-2, 1), (-2, -1), (1, 2), (1, -2), (-1, 2), (-1, -2))
-STEPS = KING_STEPS + KNIGHT_STEPS
-STEP_LENGTH = {d: math.hypot(*d) for d in STEPS}
 
 
 # --- distance and adjacency (sections 2 and 4) ---------------------------------
 
-def distance(a: Tile, b: Tile) -> float:
-    return math.hypot(a[0] - b[0], a[1] - b[1])
+distance = math.dist    # d(a, b) between tile centres (section 2): C's hypot of the differences, no Python frame
 
 
 def within(a: Tile, b: Tile, n: float) -> bool:
     """d(a, b) <= n pas, exact for whole n (compares squares)."""
-    d2 = (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
+    dx, dy = a[0] - b[0], a[1] - b[1]
+    d2 = dx * dx + dy * dy
+    if n.__class__ is int:
+        return d2 <= n * n
     if float(n).is_integer():
         return d2 <= int(n) ** 2
     return d2 <= n * n + EPS
@@ -48,72 +54,44 @@ def neighbours(tile: Tile) -> list[Tile]:
 
 
 def tiles_within(bf: Battlefield, centre: Tile, n: float) -> list[Tile]:
-    r = int(math.floor(n + EPS))
+    """Tiles of the map within n of centre, row by row."""
     cx, cy = centre
-    return [(x, y)
-            for y in range(max(0, cy - r), min(bf.height, cy + r + 1))
-            for x in range(max(0, cx - r), min(bf.width, cx + r + 1))
-            if within(centre, (x, y), n)]
+    w, h = bf.width, bf.height
+    return [(cx + dx, cy + dy) for dx, dy in _disc(n) if 0 <= cx + dx < w and 0 <= cy + dy < h]
+
+
+@lru_cache(maxsize=256)
+def _disc(n: float) -> tuple[Tile, ...]:
+    r = int(math.floor(n + EPS))
+    return tuple((dx, dy) for dy in range(-r, r + 1) for dx in range(-r, r + 1) if within((0, 0), (dx, dy), n))
 
 
 # --- line of sight (section 5) ---------------------------------------------------
 
-@lru_cache(maxsize=65536)
-def _crossed_offsets(dx: int, dy: int) -> tuple[Tile, ...]:
-    """Crossed tiles of the segment from the centre of (0,0) to that of (dx,dy), exact."""
-    def inside(q: int, k: int):
-        if q == 0:
-            return (Fraction(0), Fraction(1)) if k == 0 else None
-        lo = Fraction(2 * k - 1, 2 * q)
-        hi = Fraction(2 * k + 1, 2 * q)
-        return (min(lo, hi), max(lo, hi))
-    out = []
-    for x in range(min(0, dx), max(0, dx) + 1):
-        for y in range(min(0, dy), max(0, dy) + 1):
-            if (x, y) in ((0, 0), (dx, dy)):
-                continue
-            ix, iy = inside(dx, x), inside(dy, y)
-            if ix is None or iy is None:
-                continue
-            if max(0, ix[0], iy[0]) < min(1, ix[1], iy[1]):
-                out.append((x, y))
-    return tuple(out)
-
-
-@lru_cache(maxsize=65536)
-def _corner_offsets(dx: int, dy: int) -> tuple[tuple[Tile, Tile], ...]:
-    pairs = []
-    if dx == 0 or dy == 0:
-        return ()
-    for cx in range(min(0, dx) + 1, max(0, dx) + 1):
-        t = Fraction(2 * cx - 1, 2 * dx)
-        y2 = 1 + 2 * t * dy
-        if 0 < t < 1 and y2.denominator == 1 and y2.numerator % 2 == 0:
-            cy = y2.numerator // 2
-            if (dx > 0) == (dy > 0):
-                pairs.append(((cx, cy - 1), (cx - 1, cy)))
-            else:
-                pairs.append(((cx - 1, cy - 1), (cx, cy)))
-    return tuple(pairs)
-
-
 def crossed_tiles(a: Tile, b: Tile) -> list[Tile]:
     ax, ay = a
-    return [(ax + x, ay + y) for x, y in _crossed_offsets(b[0] - ax, b[1] - ay)]
+    return [(ax + x, ay + y) for x, y in rays.crossed_offsets(b[0] - ax, b[1] - ay)]
 
 
 def corner_pairs(a: Tile, b: Tile) -> list[tuple[Tile, Tile]]:
     ax, ay = a
     return [((ax + p[0], ay + p[1]), (ax + q[0], ay + q[1]))
-            for p, q in _corner_offsets(b[0] - ax, b[1] - ay)]
+            for p, q in rays.corner_offsets(b[0] - ax, b[1] - ay)]
 
 
 def line_of_sight(bf: Battlefield, a: Tile, b: Tile) -> bool:
     """Symmetric centre-to-centre LOS; closed doors and the map edge block it."""
-    blocked = bf.sight_blocked
-    if any(blocked(t) for t in crossed_tiles(a, b)):
-        return False
-    return not any(blocked(p) and blocked(q) for p, q in corner_pairs(a, b))
+    return bf.sight()(a, b)
+
+
+def sight_matrix(bf: Battlefield, origins: Sequence[Tile], targets: Sequence[Tile]) -> np.ndarray:
+    """``out[i, j]`` is ``line_of_sight(bf, origins[i], targets[j])``, answered in one batch."""
+    return bf.sight().matrix(origins, targets)
+
+
+def sight_pairs(bf: Battlefield, tiles: Sequence[Tile]) -> np.ndarray:
+    """The symmetric matrix of ``line_of_sight`` among ``tiles`` (the AI's and the window's batch)."""
+    return bf.sight().pairs(tiles)
 
 
 def cover_level(bf: Battlefield, origin: Tile, target: Tile) -> Cover:
@@ -136,9 +114,6 @@ def figures_on_line(a: Tile, b: Tile, occupied: Iterable[Tile]) -> list[Tile]:
 
 # --- movement (section 3) --------------------------------------------------------
 
-WALK, CRAWL, CLIMB = "walk", "crawl", "climb"
-
-
 @dataclass(frozen=True)
 class MoveRules:
     """What a movement may do: its mode, and whether terrain costs apply."""
@@ -151,7 +126,7 @@ def passable(bf: Battlefield, tile: Tile, mode: str, enemies: frozenset | set = 
     if not bf.inside(tile) or tile in enemies:
         return False
     x, y = tile
-    if bf.door[y, x] >= 2 or bf.deep_water[y, x]:
+    if bf.door[y, x] >= SHUT or bf.deep_water[y, x]:
         return False
     if bf.climbable[y, x]:
         return mode == CLIMB
@@ -166,7 +141,7 @@ def _corner_blocks(bf: Battlefield, tile: Tile, mode: str) -> bool:
     if not bf.inside(tile):
         return True
     x, y = tile
-    if bf.door[y, x] >= 2:
+    if bf.door[y, x] >= SHUT:
         return True
     if bf.climbable[y, x]:
         return mode != CLIMB
@@ -181,27 +156,16 @@ def step_legal(bf: Battlefield, s: Tile, d: tuple[int, int], mode: str,
         return False
     if abs(dx) == 1 and abs(dy) == 1:
         return not (_corner_blocks(bf, (sx + dx, sy), mode) or _corner_blocks(bf, (sx, sy + dy), mode))
-    if abs(dx) == 2:
-        between = ((sx + dx // 2, sy), (sx + dx // 2, sy + dy))
-    elif abs(dy) == 2:
-        between = ((sx, sy + dy // 2), (sx + dx, sy + dy // 2))
-    else:
-        return True
-    return all(passable(bf, t, mode, enemies) for t in between)
+    return all(passable(bf, (sx + bx, sy + by), mode, enemies) for bx, by in between(d))
 
 
 def step_cost(bf: Battlefield, s: Tile, d: tuple[int, int], terrain_costs: bool) -> float:
-    dx, dy = d
     length = STEP_LENGTH[d]
     if not terrain_costs:
         return length
     sx, sy = s
-    tiles = [(sx + dx, sy + dy)]
-    if abs(dx) == 2:
-        tiles += [(sx + dx // 2, sy), (sx + dx // 2, sy + dy)]
-    elif abs(dy) == 2:
-        tiles += [(sx, sy + dy // 2), (sx + dx, sy + dy // 2)]
-    return length * max(float(bf.terrain_cost[y, x]) for x, y in tiles)
+    tiles = [d, *between(d)]
+    return length * max(float(bf.terrain_cost[sy + y, sx + x]) for x, y in tiles)
 
 
 @dataclass
@@ -225,26 +189,56 @@ class Reach:
 
 def reach(bf: Battlefield, start: Tile, budget: float, rules: MoveRules = MoveRules(),
           enemies: frozenset | set = frozenset()) -> Reach:
-    """Dijkstra over the 16-neighbour steps (section 3.3). Ties keep the first path found."""
+    """Dijkstra over the 16-neighbour steps (section 3.3). Ties keep the first path found.
+
+    Tiles leave the heap by (cost, x, y) and relax their steps in STEPS order, as they always
+    have: the table's flat indices order like (x, y) tuples, so costs, paths and the order in
+    which tiles were found are exactly those of a Dijkstra over tuples.
+    """
     limit = budget + EPS
-    cost = {start: 0.0}
-    previous: dict[Tile, Tile] = {}
-    heap = [(0.0, start)]
+    table = step_table(bf, rules.mode)
+    sx, sy = start
+    if not table.covers(sx, sy):
+        return Reach(start, {start: 0.0}, {})
+    mult = terrain_costs(bf) if rules.terrain_costs else None
+    barred = {table.index(x, y) for x, y in enemies if table.covers(x, y)}
+    codes, known_steps, steps_of = table.codes, table.known_steps, table.steps
+    p0 = table.index(sx, sy)
+    cost = {p0: 0.0}
+    get = cost.get
+    previous: dict[int, int] = {}
+    heap = [(0.0, p0)]
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        c, tile = heapq.heappop(heap)
-        if c > cost.get(tile, math.inf):
+        c, p = pop(heap)
+        if c > cost[p]:
             continue
-        for d in STEPS:
-            nxt = (tile[0] + d[0], tile[1] + d[1])
-            if c + STEP_LENGTH[d] > limit or not step_legal(bf, tile, d, rules.mode, enemies):
+        code = codes[p]
+        steps = known_steps.get(code)
+        if steps is None:
+            steps = steps_of(code)
+        for off, length, b1, b2 in steps:
+            nc = c + length
+            if nc > limit:
                 continue
-            nc = c + step_cost(bf, tile, d, rules.terrain_costs)
-            if nc > limit or nc >= cost.get(nxt, math.inf) - 1e-12:
+            q = p + off
+            if barred and (q in barred or b1 and (p + b1 in barred or p + b2 in barred)):
                 continue
-            cost[nxt] = nc
-            previous[nxt] = tile
-            heapq.heappush(heap, (nc, nxt))
-    return Reach(start, cost, previous)
+            if mult is not None:
+                nc = c + length * (max(mult[q], mult[p + b1], mult[p + b2]) if b1 else mult[q])
+                if nc > limit:
+                    continue
+            old = get(q)
+            if old is not None and nc >= old - 1e-12:
+                continue
+            cost[q] = nc
+            previous[q] = p
+            push(heap, (nc, q))
+    del cost[p0]
+    col = table.column
+    return Reach(start, {start: 0.0, **{(p // col - PAD, p % col - PAD): v for p, v in cost.items()}},
+                 {(q // col - PAD, q % col - PAD): start if p == p0 else (p // col - PAD, p % col - PAD)
+                  for q, p in previous.items()})
 
 
 def path_cost(bf: Battlefield, start: Tile, path: list[Tile], terrain_costs: bool = False) -> float:

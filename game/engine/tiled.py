@@ -27,6 +27,7 @@ import numpy as np
 import pytmx
 
 from ..errors import MapError
+from .areas import largest_area
 from .battlefield import Battlefield, MapObject, Tile
 
 GID_MASK = 0x1FFFFFFF           # Tiled gid without its flip bits
@@ -1255,25 +1256,24 @@ class _Loader:
         missing = [s for s in (0, 1) if not bf.spawn.get(s)]
         if not missing:
             return
-        component = _largest_component(bf, _standable(bf))
-        tiles = sorted(zip(*np.nonzero(component.T)))  # (x, y) sorted by column, then row
-        if not tiles:
+        component = largest_area(bf.stand_mask(), corner_blockers(bf))
+        count = int(component.sum())
+        if not count:
             self.warn("map", "no tile can be stood on, so no spawn zone could be placed",
                       "mark open ground, or add spawn objects")
             for s in missing:
                 bf.spawn[s] = []
             return
-        per_side = min(DEFAULT_SPAWN_TILES, max(1, len(tiles) // 2))
-        columns: dict[int, list[Tile]] = {}
-        for x, y in tiles:
-            columns.setdefault(int(x), []).append((int(x), int(y)))
-        order = {0: sorted(columns), 1: sorted(columns, reverse=True)}
-        middle = float(np.median([y for _, y in tiles]))
+        per_side = min(DEFAULT_SPAWN_TILES, max(1, count // 2))
+        columns = np.nonzero(component.any(axis=0))[0].tolist()
+        order = {0: columns, 1: columns[::-1]}
+        middle = float(np.median(np.nonzero(component)[0]))
         taken: set[Tile] = set(bf.spawn.get(0, [])) | set(bf.spawn.get(1, []))
         for side in missing:
             chosen: list[Tile] = []
             for x in order[side]:
-                free = sorted((t for t in columns[x] if t not in taken), key=lambda t: (abs(t[1] - middle), t[1]))
+                column = ((x, y) for y in np.nonzero(component[:, x])[0].tolist())
+                free = sorted((t for t in column if t not in taken), key=lambda t: (abs(t[1] - middle), t[1]))
                 chosen.extend(free[:per_side - len(chosen)])
                 if len(chosen) >= per_side:
                     break
@@ -1310,10 +1310,6 @@ def _inside_polygon(point, pts) -> bool:
     return inside
 
 
-def _standable(bf: Battlefield) -> np.ndarray:
-    return ~(bf.blocks_move | bf.climbable | bf.deep_water | bf.crawl_gap | (bf.door >= 2))
-
-
 def walkable(bf: Battlefield) -> np.ndarray:
     """Tiles a figure can cross on foot in some system: open doors, closed (not locked)
     doors and crawl gaps included; walls, climbable tiles, deep water and locked doors not."""
@@ -1324,42 +1320,3 @@ def corner_blockers(bf: Battlefield, shut_from: int = 2) -> np.ndarray:
     """Tiles whose corners a diagonal step may not cut (conventions.md 3.2): walls, climbable
     tiles and doors at or above ``shut_from`` (2: closed, 3: locked only)."""
     return bf.blocks_move | bf.climbable | (bf.door >= shut_from)
-
-
-def _largest_component(bf: Battlefield, mask: np.ndarray) -> np.ndarray:
-    labels = connected_labels(mask, corner_blockers(bf))
-    if labels.max() == 0:
-        return np.zeros_like(mask)
-    counts = np.bincount(labels.ravel())
-    counts[0] = 0
-    return labels == int(np.argmax(counts))
-
-
-def connected_labels(mask: np.ndarray, corners: np.ndarray | None = None) -> np.ndarray:
-    """Component labels (0 = not in mask) for king moves between tiles of ``mask``; a diagonal
-    step is refused when either tile beside it is in ``corners`` (walls' corners are not cut)."""
-    h, w = mask.shape
-    labels = np.zeros((h, w), dtype=np.int32)
-    current = 0
-    ys, xs = np.nonzero(mask)
-    for sy, sx in zip(ys.tolist(), xs.tolist()):
-        if labels[sy, sx]:
-            continue
-        current += 1
-        labels[sy, sx] = current
-        stack = [(sx, sy)]
-        while stack:
-            x, y = stack.pop()
-            for dy in (-1, 0, 1):
-                ny = y + dy
-                if ny < 0 or ny >= h:
-                    continue
-                for dx in (-1, 0, 1):
-                    nx = x + dx
-                    if not (0 <= nx < w) or not mask[ny, nx] or labels[ny, nx]:
-                        continue
-                    if dx and dy and corners is not None and (corners[y, nx] or corners[ny, x]):
-                        continue
-                    labels[ny, nx] = current
-                    stack.append((nx, ny))
-    return labels

@@ -140,11 +140,11 @@ def start_battle(app: App, map_path, rules_name: str, mode: str, seed: int | Non
 
     seed = random.randrange(1, 10**9) if seed is None else int(seed)
     try:
-        loaded, _ = load_map_picture(map_path)
+        loaded, battlefield = load_map_picture(map_path)
     except ImportError:
         raise EscarmoucheError(str(map_path), "the Tiled map loader is not available yet") from None
     try:
-        match = new_match(map_path, rules_name, seed, armies)
+        match = new_match(map_path, rules_name, seed, armies, battlefield=battlefield)
     except (KeyError, ValueError, TypeError, IndexError) as e:
         raise EscarmoucheError(str(map_path), f"the armies cannot be set up ({e.__class__.__name__}: {e})") from None
     return BattleScene(app, match, mode, human_side, loaded, ai_name=f"tactical:{ai_level}")

@@ -23,9 +23,10 @@ from ..engine.save import save_match
 from ..errors import EscarmoucheError
 from .combatlog import Blank, describe, in_words
 from .hud import CHOOSER_PAGE, BattleDrawing, action_label, fmt_number, side_name, term
-from .i18n import has, tr, use_rules
+from .i18n import has, language, tr, use_rules
 from .mapview import MapView
-from .maprender import base_tile_size, overlay_surface, render_base
+from .frame import LiveFrame
+from .maprender import base_tile_size, render_base, terrain_overlay
 from .settings import AI_SPEEDS, autosave_path, saves_dir
 from .widgets import ACCENT, BAD, BG
 
@@ -74,7 +75,7 @@ class BattleScene(BattleDrawing):
         bf = match.battlefield
         self.base = render_base(bf, loaded)
         self.tile_px = base_tile_size(bf, loaded)
-        self.terrain_layer: pygame.Surface | None = None
+        self.terrain_layer = None
         self.show_terrain = False
         self.show_log = True
         self.show_help = False
@@ -125,6 +126,11 @@ class BattleScene(BattleDrawing):
         self._wrap_key = None
         self._wrapped: list[str] = []
         self.finished_at: float | None = None
+        self._events = 0
+        self._frame: LiveFrame | None = None
+        self._frame_key = None
+        self._kept: dict[str, pygame.Surface] = {}
+        self._groups: tuple = (None, OrderedDict())
 
     def _make_ai(self, name: str, side: int):
         try:
@@ -221,10 +227,13 @@ class BattleScene(BattleDrawing):
         return d is not None and d.side not in self.ai_players and self.handover_to is None
 
     def groups(self, d: Decision) -> OrderedDict:
-        out: OrderedDict[str, list[Option]] = OrderedDict()
-        for o in d.options:
-            out.setdefault(o.action, []).append(o)
-        return out
+        """The decision's options by action, in order (kept per decision: it is asked many times a frame)."""
+        if self._groups[0] is not d:
+            out: OrderedDict[str, list[Option]] = OrderedDict()
+            for o in d.options:
+                out.setdefault(o.action, []).append(o)
+            self._groups = (d, out)
+        return self._groups[1]
 
     def points_at(self, d: Decision, o: Option):
         """The tile an option is answered by clicking, or None for a button-only option."""
@@ -532,6 +541,7 @@ class BattleScene(BattleDrawing):
         return bool(bound) and pygame.key.name(event.key) == bound
 
     def handle(self, event: pygame.event.Event) -> None:
+        self._events += 1
         if self.show_help:
             if event.type == pygame.KEYDOWN:
                 self.show_help = False
@@ -666,27 +676,68 @@ class BattleScene(BattleDrawing):
         self.view.viewport = self.map_rect
 
     def draw(self, surface: pygame.Surface) -> None:
+        """The battle screen, composed only when ``frame_key`` changes; the frames between blit it
+        whole and redraw the pulsing ring of the active figure alone (frame.py)."""
         self.layout()
+        key = self.frame_key(surface)
+        if key is None or key != self._frame_key or self._frame is None:
+            self._frame = self.compose(surface, keep=key is not None)
+            self._frame_key = key
+        self._frame.show(surface, self.app.ui)
+
+    def frame_key(self, surface: pygame.Surface):
+        """All the screen depends on, or None while something moves on its own (a walk, a wound).
+
+        Any input event changes it too, so only frames with no input, no answer and no
+        animation reuse the last picture. Something new drawn from a clock must be named here.
+        """
+        if self.moves or self.floaters:
+            return None
+        ui, now = self.app.ui, time.monotonic()
+        return (surface.get_size(), ui.scale, ui.mouse, language(), self._events, self.version, self.viewer,
+                self.handover_to, id(self.decision), self.decision_id, self.group, id(self.chooser),
+                self.chooser_page, self.hover_tile, self.show_terrain, self.show_log, self.show_help,
+                self.log_scroll, self.status if now < self.status_until else "", self.view.zoom,
+                self.view.centre, tuple(self.map_rect), self.fast_forward, self.app.settings.ai_speed,
+                id(self.last_ai), self.ai_job is not None, int(now * 3) % 4 if self.ai_job is not None else 0,
+                tuple(sorted(self.app.settings.keys.items())))
+
+    def compose(self, surface: pygame.Surface, keep: bool = True) -> LiveFrame:
+        """Draw the whole screen; ``keep`` keeps it for the frames to come (not while things move,
+        when the next frame is drawn afresh anyway)."""
+        ui = self.app.ui
         surface.fill(BG)
         if self.handover_to is not None:
             self.draw_handover(surface)
             self.draw_status(surface)
-            return
-        self.view.blit_layer(surface, self.base)
-        if self.show_terrain:
-            if self.terrain_layer is None:
-                bf = self.match.battlefield
-                self.terrain_layer = overlay_surface(bf, *self.tile_px)
-            self.view.blit_layer(surface, self.terrain_layer)
+            return LiveFrame(self.kept("picture", surface) if keep else None, list(ui.buttons))
         d = self.decision
         human = self.human_turn()
+        overlays = []
+        if self.show_terrain:
+            if self.terrain_layer is None:
+                self.terrain_layer = terrain_overlay(self.match.battlefield)
+            overlays.append(self.terrain_layer)
+        reach = self.reach_overlay(d) if human and d is not None else None
+        if reach is not None:
+            overlays.append(reach)
+        self.view.draw_map(surface, BG, overlays)
         clip = surface.get_clip()
         surface.set_clip(self.map_rect)
         self.draw_overlays(surface)
         if human and d is not None:
-            self.draw_reach(surface, d)
+            self.draw_targets(surface, d)
         self.draw_tokens(surface)
-        self.draw_figures(surface, d)
+        live = self.draw_figures(surface, d)
+        below = self.kept("below", surface) if keep and live else None
+        sprites = []
+        for f in live:      # measured at the ring's widest, then left to LiveFrame to draw each frame
+            if below is None:
+                self.draw_figure(surface, f, pulse=self.pulse())
+                continue
+            rect = self.draw_figure(surface, f, pulse=1.0).clip(self.map_rect)
+            surface.blit(below, rect, rect)
+            sprites.append((rect, lambda target, f=f: self.draw_figure(target, f, pulse=self.pulse())))
         self.draw_floaters(surface)
         self.draw_panels(surface)
         if human and d is not None:
@@ -706,6 +757,22 @@ class BattleScene(BattleDrawing):
         if self.show_help:
             self.draw_help(surface)
         self.draw_status(surface)
+        return LiveFrame(self.kept("picture", surface) if keep else None, list(ui.buttons), below, sprites)
+
+    def kept(self, name: str, surface: pygame.Surface) -> pygame.Surface:
+        """A copy of ``surface`` in a picture kept for reuse (a fresh full-screen surface costs
+        milliseconds to allocate, a blit into an old one a tenth of that)."""
+        picture = self._kept.get(name)
+        if picture is None or picture.get_size() != surface.get_size():
+            picture = self._kept[name] = surface.copy()
+        else:
+            picture.blit(surface, (0, 0))
+        return picture
+
+    @staticmethod
+    def pulse() -> float:
+        """The active figure's ring breathes, 0 to 1 and back, a little under once a second."""
+        return 0.5 + 0.5 * math.sin(time.monotonic() * 5)
 
     def draw_status(self, surface: pygame.Surface) -> None:
         ui = self.app.ui

@@ -18,6 +18,7 @@ from ..engine.protocol import Gauge, Marker
 from . import icons
 from .combatlog import in_words
 from .i18n import has, key_label, language, tr
+from .maprender import TileOverlay
 from .widgets import ACCENT, BAD, GOOD, MUTED, PANEL, TEXT, Button, side_colour
 
 AREA_KEYS = ("radius", "blast_radius", "blast")
@@ -104,24 +105,20 @@ class BattleDrawing:
         ui.button(surface, (w // 2 - ui.s(110), h // 2 + ui.s(50), ui.s(220), ui.s(44)), tr("handover.ready"),
                   self.finish_handover)
 
-    def draw_reach(self, surface: pygame.Surface, d: Decision) -> None:
-        """The reachable area of the selected group, cached as a picture per decision and group."""
+    def reach_overlay(self, d: Decision):
+        """The reachable area of the selected group as a tile overlay, made once per decision and group."""
         key = (self.decision_id, self.group, self.viewer)
         if key != self._reach_key:
             self._reach_key = key
             opts = self.groups(d).get(self.group, []) if self.group else []
             tiles = {self.points_at(d, o) for o in opts if o.path or (o.target is None and o.tile is not None)}
             tiles.discard(None)
-            self._reach_layer = None
-            if tiles:
-                tw, th = self.tile_px
-                layer = pygame.Surface(self.base.get_size(), pygame.SRCALPHA)
-                for x, y in tiles:
-                    layer.fill((120, 200, 255, 70), (x * tw, y * th, tw, th))
-                    pygame.draw.rect(layer, (150, 220, 255, 120), (x * tw, y * th, tw, th), 1)
-                self._reach_layer = layer
-        if self._reach_layer is not None:
-            self.view.blit_layer(surface, self._reach_layer)
+            self._reach_layer = TileOverlay.of_tiles(self.view.grid, tiles, (120, 200, 255, 70),
+                                                     (150, 220, 255, 120)) if tiles else None
+        return self._reach_layer
+
+    def draw_targets(self, surface: pygame.Surface, d: Decision) -> None:
+        """A ring round every figure the selected group may target."""
         cell = self.view.cell
         for o in (self.groups(d).get(self.group, []) if self.group else []):
             if o.target is not None:
@@ -142,41 +139,55 @@ class BattleDrawing:
                 label = "?" if t.kind == "unknown" else tr(f"token.{t.kind}.short", t.kind[:1].upper())
                 ui.text(surface, label, (cx, cy), 16, (255, 255, 255), "center")
 
-    def draw_figures(self, surface: pygame.Surface, d: Decision | None) -> None:
-        ui = self.app.ui
-        cell = self.view.cell
-        pulse = 0.5 + 0.5 * math.sin(time.monotonic() * 5)
+    def draw_figures(self, surface: pygame.Surface, d: Decision | None) -> list:
+        """Every figure but those that pulse (the active ones): those are returned, to be drawn live."""
         active = d.figure if d is not None else None
         selectable = set()
         if d is not None and self.human_turn():
             selectable = {o.figure for o in d.options if o.figure and o.figure != d.figure}
+        live = []
         for f in self.on_map():
-            cx, cy = self.view.to_screen(*self.drawn_at(f))
-            r = max(3, int(cell * 0.38))
-            if not f.alive:
-                pygame.draw.line(surface, MUTED, (cx - r, cy - r), (cx + r, cy + r), 2)
-                pygame.draw.line(surface, MUTED, (cx - r, cy + r), (cx + r, cy - r), 2)
-                continue
-            colour = side_colour(f.side)
-            if f.id == active or f.marked("active"):
-                pygame.draw.circle(surface, (255, 230, 90), (cx, cy), r + 3 + int(3 * pulse), 3)
-            elif f.id in selectable:
-                pygame.draw.circle(surface, (255, 255, 255), (cx, cy), r + 3, 1)
-            pygame.draw.circle(surface, (15, 15, 15), (cx + 1, cy + 2), r)
-            pygame.draw.circle(surface, colour, (cx, cy), r)
-            pygame.draw.circle(surface, (240, 240, 240), (cx, cy), r, 2)
-            if f.marked("hidden"):
-                pygame.draw.circle(surface, (20, 20, 20), (cx, cy), max(2, r - 3), 2)
-            if f.marked("activated"):
-                pygame.draw.circle(surface, (0, 0, 0), (cx, cy), r - 2)
-                pygame.draw.circle(surface, colour, (cx, cy), r - 4)
-            if cell >= 12:
-                self.draw_gauges(surface, f.gauges, pygame.Rect(cx - int(cell * 0.4), cy + r + 2, int(cell * 0.8), 4))
-            if cell >= 28:
-                shown = [m for m in f.markers if has(f"marker.{m.key}.short")][:3]     # the markers with a badge
-                for i, m in enumerate(shown):
-                    label = tr(f"marker.{m.key}.short")
-                    ui.text(surface, label, (cx + r + 1, cy - r + i * ui.s(12)), 14, (255, 255, 200), "topleft")
+            if f.alive and (f.id == active or f.marked("active")):
+                live.append(f)
+            else:
+                self.draw_figure(surface, f, f.id in selectable)
+        return live
+
+    def draw_figure(self, surface: pygame.Surface, f, selectable: bool = False,
+                    pulse: float | None = None) -> pygame.Rect:
+        """One figure; ``pulse`` (0 to 1) sizes the ring of an active one. Returns what it covers."""
+        ui = self.app.ui
+        cell = self.view.cell
+        cx, cy = self.view.to_screen(*self.drawn_at(f))
+        r = max(3, int(cell * 0.38))
+        if not f.alive:
+            return pygame.draw.line(surface, MUTED, (cx - r, cy - r), (cx + r, cy + r), 2).union(
+                pygame.draw.line(surface, MUTED, (cx - r, cy + r), (cx + r, cy - r), 2))
+        colour = side_colour(f.side)
+        drawn = pygame.Rect(cx - r - 8, cy - r - 8, 2 * r + 17, 2 * r + 17)     # the disc, its shadow and ring
+        if pulse is not None:
+            pygame.draw.circle(surface, (255, 230, 90), (cx, cy), r + 3 + int(3 * pulse), 3)
+        elif selectable:
+            pygame.draw.circle(surface, (255, 255, 255), (cx, cy), r + 3, 1)
+        pygame.draw.circle(surface, (15, 15, 15), (cx + 1, cy + 2), r)
+        pygame.draw.circle(surface, colour, (cx, cy), r)
+        pygame.draw.circle(surface, (240, 240, 240), (cx, cy), r, 2)
+        if f.marked("hidden"):
+            pygame.draw.circle(surface, (20, 20, 20), (cx, cy), max(2, r - 3), 2)
+        if f.marked("activated"):
+            pygame.draw.circle(surface, (0, 0, 0), (cx, cy), r - 2)
+            pygame.draw.circle(surface, colour, (cx, cy), r - 4)
+        if cell >= 12:
+            gauges = pygame.Rect(cx - int(cell * 0.4), cy + r + 2, int(cell * 0.8), 4)
+            self.draw_gauges(surface, f.gauges, gauges)
+            drawn.union_ip(gauges.inflate(0, 2 * 5 * 2))     # up to three bars, one under the other
+        if cell >= 28:
+            shown = [m for m in f.markers if has(f"marker.{m.key}.short")][:3]     # the markers with a badge
+            for i, m in enumerate(shown):
+                label = tr(f"marker.{m.key}.short")
+                drawn.union_ip(ui.text(surface, label, (cx + r + 1, cy - r + i * ui.s(12)), 14, (255, 255, 200),
+                                       "topleft"))
+        return drawn
 
     @staticmethod
     def draw_gauges(surface: pygame.Surface, gauges, first: pygame.Rect) -> None:

@@ -1,7 +1,8 @@
 """Pre-rendered map pictures: the tiles of a Tiled map, or the battlefield's terrain as colours.
 
-Rendering happens once per map (and once per terrain-overlay toggle); the map view only scales
-the visible part of these surfaces each frame.
+The base picture is rendered once per map. Overlays (terrain, reach) are pictures of one pixel
+per tile, scaled to the view only when the map view composes its picture (mapview.py), so an
+overlay costs a few kilobytes whatever the map's size.
 """
 from __future__ import annotations
 
@@ -78,10 +79,56 @@ def terrain_surface(bf: Battlefield, tw: int, th: int) -> pygame.Surface:
     return surf
 
 
-def overlay_surface(bf: Battlefield, tw: int, th: int) -> pygame.Surface:
-    surf = pygame.transform.scale(_colour_grid(bf, OVERLAY_COLOURS, True), (bf.width * tw, bf.height * th))
-    draw_grid(surf, bf, tw, th, (0, 0, 0, 60))
-    return surf
+class TileOverlay:
+    """Translucent colours per tile, with tile outlines or grid lines, drawn at the view's resolution."""
+
+    def __init__(self, picture: pygame.Surface, outline=None, grid=None):
+        self.picture = picture          # SRCALPHA, one pixel per tile
+        self.outline = outline          # RGBA around every coloured tile, or None
+        self.grid = grid                # RGBA grid lines over the whole overlay, or None
+        self.key = id(self)
+
+    @classmethod
+    def of_tiles(cls, grid: tuple[int, int], tiles, fill, outline) -> "TileOverlay":
+        picture = pygame.Surface(grid, pygame.SRCALPHA)
+        for x, y in tiles:
+            picture.set_at((x, y), fill)
+        return cls(picture, outline=outline)
+
+    def draw(self, target: pygame.Surface, view, offset: tuple[int, int]) -> None:
+        """The visible tiles scaled to the view; lines are drawn on that picture as they were on the
+        old full-size layer (grid blended in, outlines replacing), then it is blended onto ``target``."""
+        shown = view.visible_tiles()
+        if shown is None:
+            return
+        x0, y0, x1, y1 = shown
+        sx, sy = view.to_screen(x0, y0)
+        ex, ey = view.to_screen(x1, y1)
+        window = self.picture.subsurface((x0, y0, x1 - x0, y1 - y0))
+        layer = pygame.transform.scale(window, (max(1, ex - sx), max(1, ey - sy)))
+        if view.cell >= 8:
+            fade = min(1.0, view.cell / FALLBACK_TILE)      # one-pixel lines fade on small tiles, as when scaled
+            if self.grid is not None:
+                lines = pygame.Surface(layer.get_size(), pygame.SRCALPHA)
+                colour = (*self.grid[:3], int(self.grid[3] * fade))
+                for x in range(x0, x1):
+                    px = view.to_screen(x, 0)[0] - sx
+                    pygame.draw.line(lines, colour, (px, 0), (px, ey - sy))
+                for y in range(y0, y1):
+                    py = view.to_screen(0, y)[1] - sy
+                    pygame.draw.line(lines, colour, (0, py), (ex - sx, py))
+                layer.blit(lines, (0, 0))
+            if self.outline is not None:
+                colour = (*self.outline[:3], int(self.outline[3] * fade))
+                xs, ys = np.nonzero(pygame.surfarray.array_alpha(window))
+                for x, y in zip((xs + x0).tolist(), (ys + y0).tolist()):
+                    pygame.draw.rect(layer, colour, view.tile_rect((x, y)).move(-sx, -sy), 1)
+        target.blit(layer, (sx + offset[0], sy + offset[1]))
+
+
+def terrain_overlay(bf: Battlefield) -> TileOverlay:
+    """The translucent terrain overlay (T in battle) drawn over the tile art, with a faint grid."""
+    return TileOverlay(_colour_grid(bf, OVERLAY_COLOURS, True), grid=(0, 0, 0, 60))
 
 
 def draw_grid(surf: pygame.Surface, bf: Battlefield, tw: int, th: int, colour) -> None:
@@ -167,9 +214,11 @@ def tiles_surface(loaded, tw: int, th: int) -> pygame.Surface:
         ox, oy = int(round((layer.offset or (0, 0))[0] * sx)), int(round((layer.offset or (0, 0))[1] * sy))
         gids = np.asarray(layer.gids)
         ys, xs = np.nonzero(gids)
-        for y, x in zip(ys.tolist(), xs.tolist()):
-            pic = pictures.get(int(gids[y, x]))
-            target.blit(pic, (x * tw + ox, (y + 1) * th - pic.get_height() + oy))
+        values = gids[ys, xs].tolist()
+        pics = {g: pictures.get(g) for g in set(values)}
+        lift = {g: pic.get_height() - th - oy for g, pic in pics.items()}     # a tall tile stands on its cell
+        target.fblits([(pics[g], (x * tw + ox, y * th - lift[g]))             # in row order, as Tiled draws
+                       for y, x, g in zip(ys.tolist(), xs.tolist(), values)])
         if target is not native:
             target.set_alpha(int(layer.opacity * 255))
             native.blit(target, (0, 0))

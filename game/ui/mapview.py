@@ -1,5 +1,11 @@
-"""The camera over the cached map picture: zoom, pan, and conversions between tiles and pixels."""
+"""The camera over the cached map picture: zoom, pan, and conversions between tiles and pixels.
+
+The map and its tile overlays are composed into one picture the size of the view, rebuilt only
+when the camera or an overlay changes; every other frame blits that picture once.
+"""
 from __future__ import annotations
+
+from typing import Sequence
 
 import pygame
 
@@ -17,7 +23,9 @@ class MapView:
         self.zoom = 1.0
         self.centre = (grid[0] / 2, grid[1] / 2)   # in tiles
         self.viewport = pygame.Rect(0, 0, 1, 1)
-        self._scaled: dict[int, tuple[pygame.Surface, float, pygame.Surface]] = {}
+        self._scaled: tuple[float, pygame.Surface] | None = None     # the whole base at the current zoom
+        self._composite: pygame.Surface | None = None
+        self._composite_key = None
 
     @property
     def cell(self) -> float:
@@ -85,36 +93,53 @@ class MapView:
     def tile_centre(self, tile) -> tuple[int, int]:
         return self.to_screen(tile[0] + 0.5, tile[1] + 0.5)
 
-    def blit_layer(self, surface: pygame.Surface, layer: pygame.Surface) -> None:
-        """Blit the visible window of a base-resolution surface, scaled: the only per-frame map cost.
-
-        Zoomed out, the whole layer is scaled once per zoom level and kept (it is smaller than the
-        base picture); zoomed in, only the visible window is scaled each frame.
-        """
+    def visible_tiles(self) -> tuple[int, int, int, int] | None:
+        """(x0, y0, x1, y1): the tiles at least partly in the viewport, x1 and y1 excluded."""
         vp = self.viewport
-        full = (self.grid[0] * self.cell) * (self.grid[1] * self.cell)
-        if self.cell < min(self.tile_px) and full <= MAX_CACHED_PIXELS:
-            cached = self._scaled.get(id(layer))
-            if cached is None or cached[0] is not layer or cached[1] != self.cell:
-                size = (max(1, round(self.grid[0] * self.cell)), max(1, round(self.grid[1] * self.cell)))
-                if len(self._scaled) > 6:
-                    self._scaled.clear()
-                cached = (layer, self.cell, pygame.transform.smoothscale(layer, size))
-                self._scaled[id(layer)] = cached
-            prev = surface.get_clip()
-            surface.set_clip(vp)
-            surface.blit(cached[2], self.to_screen(0, 0))
-            surface.set_clip(prev)
-            return
-        tw, th = self.tile_px
         wx0, wy0 = self.to_world(vp.topleft)
         wx1, wy1 = self.to_world(vp.bottomright)
         x0, y0 = max(0.0, wx0), max(0.0, wy0)
         x1, y1 = min(float(self.grid[0]), wx1), min(float(self.grid[1]), wy1)
         if x1 <= x0 or y1 <= y0:
+            return None
+        return int(x0), int(y0), min(self.grid[0], int(x1) + 1), min(self.grid[1], int(y1) + 1)
+
+    def draw_map(self, surface: pygame.Surface, background, overlays: Sequence = ()) -> None:
+        """The base picture and the tile overlays over it, composed at view size once per change.
+
+        Each overlay has a ``key`` that changes when its picture does and ``draw(target, view,
+        offset)``; the composite is rebuilt when the camera, the viewport or a key changes.
+        """
+        vp = self.viewport
+        key = (self.zoom, self.centre, tuple(vp), id(self.base), tuple(o.key for o in overlays))
+        if key != self._composite_key or self._composite is None:
+            comp = pygame.Surface(vp.size)
+            comp.fill(background)
+            offset = (-vp.x, -vp.y)
+            self._draw_base(comp, offset)
+            for overlay in overlays:
+                overlay.draw(comp, self, offset)
+            self._composite, self._composite_key = comp, key
+        surface.blit(self._composite, vp.topleft)
+
+    def _draw_base(self, target: pygame.Surface, offset: tuple[int, int]) -> None:
+        """The visible window of the base picture, scaled. Zoomed out, the whole base is scaled once
+        per zoom level and kept (it is smaller than the base); zoomed in, only the window is scaled."""
+        ox, oy = offset
+        layer = self.base
+        full = (self.grid[0] * self.cell) * (self.grid[1] * self.cell)
+        if self.cell < min(self.tile_px) and full <= MAX_CACHED_PIXELS:
+            if self._scaled is None or self._scaled[0] != self.cell:
+                size = (max(1, round(self.grid[0] * self.cell)), max(1, round(self.grid[1] * self.cell)))
+                self._scaled = (self.cell, pygame.transform.smoothscale(layer, size))
+            x, y = self.to_screen(0, 0)
+            target.blit(self._scaled[1], (x + ox, y + oy))
             return
-        ix0, iy0 = int(x0), int(y0)
-        ix1, iy1 = min(self.grid[0], int(x1) + 1), min(self.grid[1], int(y1) + 1)
+        shown = self.visible_tiles()
+        if shown is None:
+            return
+        ix0, iy0, ix1, iy1 = shown
+        tw, th = self.tile_px
         src = pygame.Rect(ix0 * tw, iy0 * th, (ix1 - ix0) * tw, (iy1 - iy0) * th).clip(layer.get_rect())
         if src.w <= 0 or src.h <= 0:
             return
@@ -123,7 +148,4 @@ class MapView:
         window = layer.subsurface(src)
         size = (max(1, ex - sx), max(1, ey - sy))
         scaled = window if size == window.get_size() else pygame.transform.scale(window, size)
-        prev = surface.get_clip()
-        surface.set_clip(vp)
-        surface.blit(scaled, (sx, sy))
-        surface.set_clip(prev)
+        target.blit(scaled, (sx + ox, sy + oy))

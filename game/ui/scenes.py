@@ -352,9 +352,10 @@ class SetupScene:
                 name_w = col - ui.s(36) - len(keys) * (cw + ui.s(4))
                 ui.text(surface, figure_label(fig), (x + ui.s(8), y + ui.s(3)), 18, TEXT, max_width=name_w - ui.s(8))
                 for j, key in enumerate(keys):
-                    value = str(fig[key])
+                    value = fig.get(key)        # a field the figure may have but has not yet (a second weapon)
                     ui.button(surface, (x + name_w + j * (cw + ui.s(4)), y, cw, ui.s(22)),
-                              tr(f"term.{value}", value), lambda s=army.side, k=i, c=key: self.cycle(s, k, c),
+                              term(str(value)) if value is not None else "-",
+                              lambda s=army.side, k=i, c=key: self.cycle(s, k, c),
                               size=15, tooltip=tr("setup.cycle", what=tr(f"term.{key}", key)))
                 ui.button(surface, (x + col - ui.s(30), y, ui.s(26), ui.s(22)), "×",
                           lambda s=army.side, k=i: self.remove_figure(s, k), tooltip=tr("setup.remove"),

@@ -61,3 +61,36 @@ def test_a_map_file_too_small_to_play_on_is_named_in_the_refusal(tmp_path):
                    '<data encoding="csv">0</data></layer></map>', encoding="utf-8")
     with pytest.raises(RulesError, match=r"tiny\.tmx: no tile where side 1 may stand"):
         new_match(tmx, "eisdrachen", 1)
+
+
+def old_start_tiles(bf, side, taken=()):
+    """start_tiles as it was, tile by tile in Python: the oracle of the numpy version."""
+    taken = set(taken)
+    zone = [tuple(t) for t in bf.spawn.get(side, [])]
+    anchor_tiles = zone or [(0 if side == 0 else bf.width - 1, bf.height // 2)]
+    anchor = (sum(t[0] for t in anchor_tiles) / len(anchor_tiles), sum(t[1] for t in anchor_tiles) / len(anchor_tiles))
+
+    def spread(tiles):
+        ordered = sorted(tiles, key=lambda t: ((t[0] - anchor[0]) ** 2 + (t[1] - anchor[1]) ** 2, t))
+        return [t for t in ordered if t[0] % 2 == 0 and t[1] % 2 == 0] + \
+               [t for t in ordered if not (t[0] % 2 == 0 and t[1] % 2 == 0)]
+    half = bf.width / 2
+    own = [(x, y) for y in range(bf.height) for x in range(bf.width) if (x < half if side == 0 else x >= half)]
+    usable = [t for t in zone if bf.can_stand(t) and t not in taken]
+    spare = [t for t in own if bf.can_stand(t) and t not in taken and t not in usable]
+    return spread(usable) + spread(spare)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_start_tiles_equal_the_tile_by_tile_reference(seed):
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    w, h = (int(v) for v in rng.integers(2, 30, 2))
+    bf = Battlefield.open_ground(w, h)
+    bf.blocks_move[:] = rng.random((h, w)) < 0.2
+    bf.deep_water[:] = rng.random((h, w)) < 0.05
+    for side in (0, 1):
+        bf.spawn[side] = [(int(rng.integers(-1, w + 1)), int(rng.integers(0, h))) for _ in range(rng.integers(0, 12))]
+    taken = {(int(rng.integers(0, w)), int(rng.integers(0, h))) for _ in range(5)}
+    for side in (0, 1):
+        assert start_tiles(bf, side, taken) == old_start_tiles(bf, side, taken)

@@ -25,21 +25,18 @@ DIRECTIONS = ORTHO + ((1, 1), (1, -1), (-1, 1), (-1, -1))
 # --- geometry helpers -------------------------------------------------------------
 
 class Sight:
-    """The engine's line of sight on one battlefield with its doors as they are now, memoised;
-    ``stand`` holds the tiles normal movement may stop on, for the hot loops of option generation."""
+    """The engine's line of sight on one battlefield with its doors as they are now (the battlefield
+    keeps its own cache, engine/sight.py); ``stand`` holds the tiles normal movement may stop on,
+    for the hot loops of option generation."""
 
     def __init__(self, bf: Battlefield):
         self.bf = bf
         ys, xs = np.nonzero(~(bf.blocks_move | bf.climbable | bf.deep_water | bf.crawl_gap | (bf.door >= Door.CLOSED)))
         self.stand = set(zip(xs.tolist(), ys.tolist()))
-        self.memo: dict = {}
+        self.sees = bf.sight()
 
     def __call__(self, a: Tile, b: Tile) -> bool:
-        key = (a, b) if a <= b else (b, a)
-        seen = self.memo.get(key)
-        if seen is None:
-            seen = self.memo[key] = space.line_of_sight(self.bf, a, b)
-        return seen
+        return self.sees(a, b)
 
 
 _SIGHT: dict = {}

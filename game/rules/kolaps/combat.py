@@ -108,22 +108,7 @@ def _hit_rows(mods: tuple, n: int, mode: str, burst: bool) -> tuple:
     return tuple(sorted(out.items()))
 
 
-_SIGHT: dict = {}
-
-
-def line_of_sight(bf: Battlefield, a: Tile, b: Tile) -> bool:
-    """``space.line_of_sight``, memoised per battlefield: KOLAPS never opens or shuts a door."""
-    entry = _SIGHT.get(id(bf))
-    if entry is None or entry[0] is not bf:
-        if len(_SIGHT) > 8:
-            _SIGHT.clear()
-        entry = _SIGHT[id(bf)] = (bf, {})
-    cache = entry[1]
-    key = (a, b) if a <= b else (b, a)
-    seen = cache.get(key)
-    if seen is None:
-        seen = cache[key] = space.line_of_sight(bf, a, b)
-    return seen
+line_of_sight = space.line_of_sight     # the battlefield keeps its own cache (engine/sight.py)
 
 
 # --- cover ------------------------------------------------------------------------

@@ -163,7 +163,8 @@ class MordgraveAI(Tactician):
             f.tile = here
 
     def sees(self, st: State, a: Tile, b: Tile) -> bool:
-        return self.sight(st.battlefield)(a, b)
+        """The battlefield's own line-of-sight cache answers (engine/sight.py)."""
+        return space.line_of_sight(st.battlefield, a, b)
 
     # --- decisions ------------------------------------------------------------------------------
 

@@ -1,0 +1,116 @@
+"""The battle screen is composed once and kept while nothing changes; what it shows is what a full redraw shows."""
+from __future__ import annotations
+
+import numpy as np
+import pygame
+
+from game.ui.battle import BattleScene
+
+from .driver import button_at, click, eisdrachen_match, move_to, press, shot, steps, tile_pos
+
+
+def acting_scene(app):
+    """A hot-seat battle at the point where a figure has been picked and its actions are offered."""
+    match = eisdrachen_match(seed=5, width=14, height=10)
+    scene = BattleScene(app, match, "hotseat", 0)
+    app.push(scene)
+    steps(app, 2)
+    click(app, button_at(app, "Roll"))
+    side = match.pending.side
+    shooter = next(f for f in match.rules.figures(match.state, side) if f.alive and f.name == "Fusilier")
+    click(app, tile_pos(scene, shooter.tile))
+    assert match.pending.kind == "action" and match.pending.figure == shooter.id
+    return scene, shooter
+
+
+def pixels(app) -> np.ndarray:
+    return pygame.surfarray.array3d(app.screen).astype(int)
+
+
+def counting(scene) -> list:
+    composed = []
+    compose = scene.compose
+
+    def counted(surface, keep=True):
+        composed.append(1)
+        return compose(surface, keep)
+    scene.compose = counted
+    return composed
+
+
+def test_an_idle_screen_is_composed_once_while_the_active_ring_goes_on_breathing(app):
+    scene, shooter = acting_scene(app)
+    composed = counting(scene)
+    scene.pulse = lambda: 0.0
+    steps(app, 3)
+    small = pixels(app)
+    scene.pulse = lambda: 1.0
+    steps(app, 20)
+    big = pixels(app)
+    assert len(composed) <= 1
+    changed = np.argwhere((small != big).any(axis=2))
+    assert len(changed), "the ring of the active figure did not move"
+    cx, cy = tile_pos(scene, shooter.tile)
+    reach = scene.view.cell
+    assert (abs(changed[:, 0] - cx) <= reach).all() and (abs(changed[:, 1] - cy) <= reach).all()
+
+
+def test_the_kept_screen_is_the_screen_a_full_redraw_gives(app):
+    scene, shooter = acting_scene(app)
+    scene.pulse = lambda: 0.6
+    steps(app, 5)
+    kept = pixels(app)
+    scene._frame_key = None         # force the next frame to be composed afresh
+    steps(app, 1)
+    assert (pixels(app) == kept).all()
+
+
+def test_keys_and_the_mouse_recompose_the_screen(app):
+    scene, shooter = acting_scene(app)
+    composed = counting(scene)
+    steps(app, 3)
+    before, count = pixels(app), len(composed)
+    press(app, pygame.K_t)
+    assert scene.show_terrain and len(composed) > count
+    shot(app, "battle_frame_terrain.png")
+    assert (pixels(app) != before).any(axis=2).sum() > 1000     # the terrain overlay is on the map
+    count = len(composed)
+    target = (shooter.tile[0], shooter.tile[1] + 1)
+    move_to(app, tile_pos(scene, target))
+    assert scene.hover_tile == target and len(composed) > count
+
+
+def test_a_box_drawn_over_the_active_figure_stays_over_its_ring(app):
+    """The hover box overlapping the active figure hides its ring as a full redraw in the old order
+    would, up to the box's own translucency."""
+    scene, shooter = acting_scene(app)
+    x, y = shooter.tile
+    # the box opens away from the middle of the map, below the pointer: hover the tile diagonally above
+    # the figure on the side of the middle, and the box comes down over the figure
+    left = tile_pos(scene, shooter.tile)[0] > scene.map_rect.centerx
+    near = (x + 1, y - 1) if left else (x - 1, y - 1)
+    assert any(o.path and tuple(o.tile) == near for o in scene.match.pending.options)
+    scene.pulse = lambda: 1.0
+    move_to(app, tile_pos(scene, near))
+    steps(app, 2)
+    kept = pixels(app)
+    shot(app, "battle_frame_box_over_ring.png")
+    (_, _, cover), = scene._frame.sprites
+    assert pygame.surfarray.array_alpha(cover).any(), "the box does not reach the active figure"
+    # the same screen drawn the old way: every figure in its place in the list, the ring included
+    draw_figures = scene.draw_figures
+
+    def all_in_order(surface, decision):
+        for f in draw_figures(surface, decision):
+            scene.draw_figure(surface, f, pulse=1.0)
+        return []
+    scene.draw_figures = all_in_order
+    scene._frame_key = None
+    steps(app, 1)
+    full = pixels(app)
+    diff = np.abs(full - kept).max(axis=2)
+    cx, cy = tile_pos(scene, shooter.tile)
+    far = (np.abs(np.arange(diff.shape[0])[:, None] - cx) > scene.view.cell) | \
+        (np.abs(np.arange(diff.shape[1])[None, :] - cy) > scene.view.cell)
+    assert not diff[far].any()
+    assert diff.max() <= 60
