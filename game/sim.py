@@ -1,4 +1,5 @@
-"""Headless AI-against-AI games: results, timings and, on request, invariant checks after every answer."""
+"""Headless AI-against-AI games: results, timings (the CPU time of each decision, so that other work on the
+machine does not count) and, on request, invariant checks after every answer."""
 from __future__ import annotations
 
 import math
@@ -143,9 +144,9 @@ def play_game(match: Match, players: dict, report: Report, check_invariants: boo
         if decision is None:
             return
         player = players[decision.side]
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         key = player.choose(match.observe(decision.side), decision)
-        report.decision_ms.setdefault(names[decision.side], []).append((time.perf_counter() - t0) * 1000)
+        report.decision_ms.setdefault(names[decision.side], []).append((time.process_time() - t0) * 1000)
         match.answer(key)
         if check_invariants:
             found = engine_invariants(match) + match.rules.check_invariants(match.state)
