@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .battlefield import Battlefield, Tile
+from .protocol import FigureView, Overlay, Panel, Words
 
 TURN_LIMIT = "points"       # the Outcome reason of a battle decided at the turn limit
 KINDS = ("control", "exit")
@@ -134,3 +135,28 @@ def score(bf: Battlefield, pieces: list[Piece], figure_value: int) -> Score:
     taken = [sum(p.lost for p in pieces if p.side != s) for s in (0, 1)]
     held = objective_points(objectives(bf), pieces, figure_value)
     return Score((taken[0], taken[1]), (held[0], held[1]))
+
+
+# --- what the window shows of them ----------------------------------------------------------------
+
+def overlays(bf: Battlefield) -> list[Overlay]:
+    """The objectives as zones on the map: control zones for everyone, an exit in its side's colour."""
+    return [Overlay("zone", tuple(sorted(o.tiles)), o.side, "objective" if o.kind == "control" else "exit_objective")
+            for o in objectives(bf)]
+
+
+def panel(bf: Battlefield, figures: list[FigureView]) -> Panel | None:
+    """A side panel of the map's objectives and who holds each now, from the figures a viewer sees (so it
+    tells no secret); None on a map without objectives."""
+    found = objectives(bf)
+    if not found:
+        return None
+    pieces = [Piece(f.side, f.tile, 1, 0) for f in figures if f.alive and f.tile is not None]
+    lines = []
+    for o in found:
+        if o.kind == "control":
+            lines.append(Words("objective.control", name=o.name, points=o.points, side=holder(o, pieces)))
+        else:
+            there = sum(1 for p in pieces if p.side == o.side and p.tile in o.tiles)
+            lines.append(Words("objective.exit", name=o.name, points=o.points, side=o.side, n=there))
+    return Panel("objectives", tuple(lines))

@@ -55,3 +55,17 @@ def test_points_are_what_was_taken_from_the_enemy_and_the_objectives_held():
 def test_equal_points_are_a_draw():
     s = score(field(), [Piece(0, (1, 1), 5, 2), Piece(1, (2, 2), 5, 2)], 5)
     assert s.points == (2, 2) and s.winner is None
+
+
+def test_the_window_gets_each_objective_as_a_zone_and_a_panel_line_of_who_holds_it():
+    from game.engine.objectives import overlays, panel
+    from game.engine.protocol import FigureView
+
+    bf = field(zone(), zone("edge", ((9, 0),), kind="exit", side="1"))
+    shapes = overlays(bf)
+    assert [(o.kind, o.label, o.side) for o in shapes] == [("zone", "objective", None), ("zone", "exit_objective", 1)]
+    seen = [FigureView("a", 0, (4, 4), "a"), FigureView("b", 1, (9, 0), "b"), FigureView("c", 1, (5, 4), "c", alive=False)]
+    lines = panel(bf, seen).lines
+    assert lines[0].key == "objective.control" and lines[0].as_dict()["side"] == 0
+    assert lines[1].key == "objective.exit" and lines[1].as_dict()["n"] == 1
+    assert panel(field(), seen) is None
