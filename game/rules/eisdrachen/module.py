@@ -31,8 +31,10 @@ from ...engine.dice import mean
 from ...engine.tokens import Token
 from ...errors import RulesError
 from ...engine.objectives import TURN_LIMIT
-from ...engine.protocol import (Army, FigureView, Gauge, Marker, ObjectView, Odds, Outcome, RuleModule, TokenView,
-                               Words)
+from ...engine.objectives import overlays as objective_overlays
+from ...engine.objectives import panel as objective_panel
+from ...engine.protocol import (Army, FigureView, Gauge, Marker, ObjectView, Odds, Outcome, Overlay, Panel, RuleModule,
+                               TokenView, Words)
 from . import actions as act
 from .combat import dodge_on, melee_profile, shot_attacks, weapon
 from .odds import attack_loss, kill_chance, labelled, melee_losses, mixture
@@ -196,6 +198,13 @@ class Eisdrachen(RuleModule):
 
     def tokens(self, state: State, viewer: int | None) -> list[TokenView]:
         return [TokenView(t.id, t.tile, t.owner, t.seen_as(viewer)) for t in state.tokens]
+
+    def overlays(self, state: State, viewer: int | None) -> list[Overlay]:
+        return objective_overlays(state.battlefield)
+
+    def panels(self, state: State, viewer: int | None) -> list[Panel]:
+        found = objective_panel(state.battlefield, self.figures(state, viewer))
+        return [found] if found else []
 
     def objects(self, state: State, viewer: int | None) -> list[ObjectView]:
         return [ObjectView(e.id, e.name, tuple(e.tiles), "working" if e.working else "broken")

@@ -10,7 +10,10 @@ from ...engine.decision import Option
 from ...engine.deploy import deploy
 from ...errors import RulesError
 from ...engine.objectives import TURN_LIMIT
-from ...engine.protocol import Army, FigureView, Gauge, Marker, Odds, Outcome, RuleModule, Words, canonical
+from ...engine.objectives import overlays as objective_overlays
+from ...engine.objectives import panel as objective_panel
+from ...engine.protocol import (Army, FigureView, Gauge, Marker, Odds, Outcome, Overlay, Panel, RuleModule, Words,
+                                canonical)
 from .combat import (blast_difficulty, hit_rows, modified_values, severity_dice, shot_difficulty,
                      strike_difficulty)
 from .effects import Ctx, controller
@@ -135,6 +138,13 @@ class Kolaps(RuleModule):
         return state.phase
 
     # --- views --------------------------------------------------------------------
+
+    def overlays(self, state: KolapsState, viewer: int | None) -> list[Overlay]:
+        return objective_overlays(state.bf)
+
+    def panels(self, state: KolapsState, viewer: int | None) -> list[Panel]:
+        found = objective_panel(state.bf, self.figures(state, viewer))
+        return [found] if found else []
 
     def figures(self, state: KolapsState, viewer: int | None) -> list[FigureView]:
         out = []

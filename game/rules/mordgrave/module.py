@@ -15,6 +15,8 @@ from ...engine.decision import Option
 from ...engine.deploy import deploy
 from ...engine.dice import Dice
 from ...engine.objectives import TURN_LIMIT
+from ...engine.objectives import overlays as objective_overlays
+from ...engine.objectives import panel as objective_panel
 from ...engine.protocol import (Army, FigureView, Gauge, Marker, Odds, Outcome, Overlay, Panel, RuleModule,
                                 Words)
 from ...errors import RulesError
@@ -138,12 +140,13 @@ class Mordgrave(RuleModule):
         if g is not None and g.leader is not None:
             waiting = [fid for fid in g.members if fid != g.leader and not state.figure(fid).done
                        and state.figure(fid).alive]
-            return [self._bubble(state, g.leader, g.origin, waiting)]
+            return [self._bubble(state, g.leader, g.origin, waiting)] + objective_overlays(state.battlefield)
         d = state.steps.waiting
         if d is not None and d.kind == "leader":
             return [self._bubble(state, o.figure, state.figure(o.figure).tile,
-                                 [f.id for f in in_bubble(state, state.figure(o.figure))]) for o in d.options]
-        return []
+                                 [f.id for f in in_bubble(state, state.figure(o.figure))])
+                    for o in d.options] + objective_overlays(state.battlefield)
+        return objective_overlays(state.battlefield)
 
     def preview(self, state: State, option: Option) -> list[Overlay]:
         if option.action == "breath":
@@ -169,7 +172,8 @@ class Mordgrave(RuleModule):
             lines.append(Words("panel.line_phase_leader", side=g.side, leader=state.figure(g.leader).name))
         elif g is not None:
             lines.append(Words("panel.line_phase_troops", side=g.side))
-        return [Panel("turn", tuple(lines))]
+        found = objective_panel(state.battlefield, self.figures(state, viewer))
+        return [Panel("turn", tuple(lines))] + ([found] if found else [])
 
     def observe(self, state: State, side: int) -> State:
         return copy.deepcopy(state)

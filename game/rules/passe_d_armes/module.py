@@ -14,7 +14,8 @@ from ...engine import space
 from ...engine.battlefield import Battlefield
 from ...engine.decision import Option
 from ...engine.deploy import deploy
-from ...engine.protocol import Army, FigureView, ObjectView, Odds, Outcome, Panel, RuleModule, Words
+from ...engine.objectives import overlays as objective_overlays
+from ...engine.protocol import Army, FigureView, ObjectView, Odds, Outcome, Overlay, Panel, RuleModule, Words
 from ...errors import RulesError
 from . import options as opt
 from . import views
@@ -127,6 +128,9 @@ class PasseDArmes(RuleModule):
 
     def panels(self, state: State, viewer: int | None) -> list[Panel]:
         return views.panels(state, viewer)
+
+    def overlays(self, state: State, viewer: int | None) -> list[Overlay]:
+        return objective_overlays(state.battlefield)
 
     def objects(self, state: State, viewer: int | None) -> list[ObjectView]:
         """Weapons lying where a disarm dropped them, named by their weapon."""

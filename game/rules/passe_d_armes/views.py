@@ -4,6 +4,7 @@ the declarations it may know, weapons on the ground, and the post-battle recover
 from __future__ import annotations
 
 from ...engine.objectives import TURN_LIMIT
+from ...engine.objectives import panel as objective_panel
 from ...engine.protocol import FigureView, Gauge, Marker, Outcome, Panel, Words
 from .effects import points
 from .flow import plan_words
@@ -68,7 +69,8 @@ def panels(state: State, viewer: int | None) -> list[Panel]:
     if state.items:
         out.append(Panel("ground", tuple(Words("panel.item", weapon=i.weapon, tile=list(i.tile))
                                          for i in state.items)))
-    return out
+    found = objective_panel(state.battlefield, figures(state, viewer))
+    return out + ([found] if found else [])
 
 
 def outcome(state: State) -> Outcome | None:
