@@ -154,7 +154,7 @@ class Objectives:
     def pull(self, tile: Tile) -> float:
         best = 0.0
         for o in self.zones:
-            points = o.points * self.figure_value * self.urgency
+            points = o.worth * self.figure_value * self.urgency
             if tile in o.tiles:
                 return points
             gap = min(space.distance(tile, t) for t in o.tiles)

@@ -4,12 +4,13 @@ A battle still undecided when its last turn ends goes to the side with more poin
 of the enemy's figures (each module says what a figure is worth and how much of it is lost) and the
 scenario objectives drawn on the map that it holds then. Objectives are ``objective`` map objects:
 
-- a control zone (``kind`` ``control``, the default) scores its ``points`` for the side with more
+- a control zone (``kind`` ``control``, the default) scores its ``worth`` for the side with more
   figures standing on its tiles than the other;
-- an exit (``kind`` ``exit``) scores its ``points`` for each figure of its ``side`` standing on it: the
+- an exit (``kind`` ``exit``) scores its ``worth`` for each figure of its ``side`` standing on it: the
   edge that side must break through to.
 
-``points`` counts in figures: an objective worth 1 is worth one whole standard figure of the rule system.
+``worth`` counts in figures: an objective worth 1 is worth one whole standard figure of the rule system.
+(The property is not called ``points``: the Tiled reader takes that name for a polygon's points.)
 Everything here is derived from the map and the figures; no module keeps a score.
 """
 from __future__ import annotations
@@ -28,7 +29,7 @@ class Objective:
     name: str
     kind: str                   # "control" or "exit"
     tiles: frozenset[Tile]
-    points: int                 # in standard figures
+    worth: int                  # in standard figures
     side: int | None = None     # whose exit it is; None for a control zone
 
 
@@ -68,7 +69,7 @@ def objectives(bf: Battlefield) -> list[Objective]:
             if side not in (0, 1):
                 side = 0
         tiles = frozenset(t for t in o.tiles if bf.inside(t))
-        out.append(Objective(o.name, kind, tiles, _whole(o.properties.get("points", 1), 1), side))
+        out.append(Objective(o.name, kind, tiles, _whole(o.properties.get("worth", 1), 1), side))
     return out
 
 
@@ -81,9 +82,9 @@ def problems(bf: Battlefield) -> list[tuple[str, str, str]]:
         if kind not in KINDS:
             out.append((place, f"kind '{kind}' is not an objective kind; read as 'control'",
                         "use kind=control or kind=exit"))
-        if "points" in o.properties and _whole(o.properties["points"], -1) < 0:
-            out.append((place, f"points '{o.properties['points']}' is not a whole number of 0 or more; read as 1",
-                        "give points as an int property"))
+        if "worth" in o.properties and _whole(o.properties["worth"], -1) < 0:
+            out.append((place, f"worth '{o.properties['worth']}' is not a whole number of 0 or more; read as 1",
+                        "give worth as an int property"))
         if kind == "exit" and str(o.properties.get("side", "0")).strip() not in ("0", "1"):
             out.append((place, f"side '{o.properties.get('side')}' is not 0 or 1; read as 0", "set side to 0 or 1"))
     return out
@@ -107,9 +108,9 @@ def objective_points(objectives_: list[Objective], pieces: list[Piece], figure_v
         if o.kind == "control":
             side = holder(o, pieces)
             if side is not None:
-                out[side] += o.points * figure_value
+                out[side] += o.worth * figure_value
         else:
-            out[o.side] += o.points * figure_value * sum(
+            out[o.side] += o.worth * figure_value * sum(
                 1 for p in pieces if p.side == o.side and p.standing and p.tile in o.tiles)
     return out
 
@@ -155,8 +156,8 @@ def panel(bf: Battlefield, figures: list[FigureView]) -> Panel | None:
     lines = []
     for o in found:
         if o.kind == "control":
-            lines.append(Words("objective.control", name=o.name, points=o.points, side=holder(o, pieces)))
+            lines.append(Words("objective.control", name=o.name, worth=o.worth, side=holder(o, pieces)))
         else:
             there = sum(1 for p in pieces if p.side == o.side and p.tile in o.tiles)
-            lines.append(Words("objective.exit", name=o.name, points=o.points, side=o.side, n=there))
+            lines.append(Words("objective.exit", name=o.name, worth=o.worth, side=o.side, n=there))
     return Panel("objectives", tuple(lines))
