@@ -326,3 +326,14 @@ def test_a_saved_game_replays_to_the_same_digest(tmp_path):
     path = tmp_path / "passe.json"
     save_match(match, path)
     assert load_match(path).digest() == match.digest()
+
+
+def test_the_end_of_the_battle_drops_every_step_still_to_come():
+    """However it ends (here a surrender while a simultaneous group waits to act), nothing runs after."""
+    from game.rules.passe_d_armes.effects import Game, finish
+    from game.rules.passe_d_armes.flow import EndPasse, Group
+
+    st = state_of(fighter("fencer", 0, (2, 2)), fighter("guard", 1, (10, 2)))
+    st.steps.push(Group(["fencer", "guard"], 0), EndPasse())
+    finish(Game(st, ScriptedDice([])), 0, "surrender")
+    assert st.over and st.steps.steps == [] and RULES.check_invariants(st) == []

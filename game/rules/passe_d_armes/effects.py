@@ -255,6 +255,7 @@ def finish(game: Game, winner: int | None, reason: str, **facts) -> None:
     state.active = None
     state.phase = "over"
     game.events.append(ev.game_over(winner, reason, "5.19", **facts))
+    state.steps.discard(lambda step: True)
 
 
 def points(state: State) -> Score:
@@ -264,7 +265,6 @@ def points(state: State) -> Score:
     pieces = [Piece(f.side, f.tile if f.active else None, BOXES, f.monitor.top if f.active else BOXES)
               for f in state.figures]
     return score(state.battlefield, pieces, BOXES)
-    state.steps.discard(lambda step: True)
 
 
 def check_end(game: Game) -> bool:
