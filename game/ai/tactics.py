@@ -10,6 +10,8 @@ of a decision by its expected value, from the module's exact odds, in the module
   its lines of fire now (range, line of sight, cover) and, at the hard level, its reach next activation;
 - focus fire (``Tactician.worth``): harm on a figure already hurt is worth more, and a kill its value;
 - falling back (``Tactician.caution``): a wounded or outmatched figure fears danger more and closes in less;
+- the score (``Tactician.posture``): a side ahead on points keeps what it has, one level or behind grows
+  bolder as the turn limit nears, so battles are fought out rather than sat out;
 - objectives (``Objectives``): the control zones and exits of the map pull figures, more as the turn
   limit nears, since they count in the points that decide a battle then (engine/objectives.py);
 - levels (``LEVELS``): easy, normal and hard differ in how well they play, never in what they see.
@@ -36,7 +38,8 @@ class Level:
     """How well a tactician plays. ``noise`` blurs every score by this share of the module's scale (an easy
     player misjudges); ``caution`` weighs danger and ``focus`` the damage a target already has;
     ``objectives`` weighs the map's objectives; ``foresight`` multiplies how many candidates get the full
-    (costly) look; ``reach`` counts the enemies that could come into range next activation as a danger."""
+    (costly) look; ``reach`` counts the enemies that could come into range next activation as a danger;
+    ``reads_score`` plays for the points that would decide the battle at its turn limit."""
 
     name: str
     noise: float
@@ -45,12 +48,13 @@ class Level:
     objectives: float
     foresight: int
     reach: bool
+    reads_score: bool
 
 
 LEVELS = {level.name: level for level in (
-    Level("easy", noise=0.5, caution=0.3, focus=0.0, objectives=0.0, foresight=1, reach=False),
-    Level("normal", noise=0.0, caution=1.0, focus=0.5, objectives=1.0, foresight=1, reach=False),
-    Level("hard", noise=0.0, caution=1.0, focus=0.75, objectives=1.0, foresight=3, reach=True))}
+    Level("easy", noise=0.5, caution=0.3, focus=0.0, objectives=0.0, foresight=1, reach=False, reads_score=False),
+    Level("normal", noise=0.0, caution=1.0, focus=0.5, objectives=1.0, foresight=1, reach=False, reads_score=True),
+    Level("hard", noise=0.0, caution=1.0, focus=0.75, objectives=1.0, foresight=3, reach=True, reads_score=True))}
 
 
 # --- what the enemy threatens -----------------------------------------------------------------
@@ -164,6 +168,15 @@ class Objectives:
 
 # --- the player --------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Posture:
+    """What the score asks of a side: ``caution`` multiplies its fear of danger, ``drive`` its will to close
+    in and to take the objectives."""
+
+    caution: float
+    drive: float
+
+
 class Tactician:
     """The base of every module's tactical player: ``choose`` asks the module's ``score_<decision kind>``
     for each option's value and picks the best. A module whose decision kind has no scorer answers with its
@@ -212,13 +225,28 @@ class Tactician:
         (``health`` is the share left, 1 when whole)."""
         return 1.0 + self.level.focus * (1.0 - max(0.0, min(1.0, health)))
 
-    def caution(self, health: float, danger_to_us: float = 0.0, harm_we_answer: float = 0.0) -> float:
-        """How much a figure weighs danger: the level's caution, more for a wounded figure and more for one
-        whose side is outmatched where it stands (``danger_to_us`` against ``harm_we_answer``)."""
-        wounded = 1.0 + self.FALL_BACK * (1.0 - max(0.0, min(1.0, health)))
+    def caution(self, health: float, danger_to_us: float = 0.0, harm_we_answer: float = 0.0,
+                posture: "Posture | None" = None) -> float:
+        """How much a figure weighs danger: the level's caution, more for one whose side is outmatched where it
+        stands (``danger_to_us`` against ``harm_we_answer``), bent by the ``posture`` the score asks for, and
+        more for a wounded figure whatever the score (losing it would cost the rest of its value)."""
         ratio = danger_to_us / harm_we_answer if harm_we_answer > 0 else (2.0 if danger_to_us > 0 else 0.0)
         outmatched = 1.0 + self.OUTMATCHED * max(0.0, min(1.0, ratio / 2 - 0.5))
-        return self.level.caution * wounded * outmatched
+        wounded = self.FALL_BACK * (1.0 - max(0.0, min(1.0, health)))
+        return self.level.caution * (outmatched * (posture.caution if posture else 1.0) + wounded)
+
+    def posture(self, lead: float, figure_value: float, turn: int, max_turns: int) -> "Posture":
+        """How the points that would decide the battle now bend a side's play (engine/objectives.py): ahead
+        by a figure or more, it keeps what it has; level or behind, it must take points before the last
+        turn, and grows bolder as turns pass and the more it is behind. An easy player does not count."""
+        if not self.level.reads_score:
+            return Posture(1.0, 1.0)
+        if lead >= figure_value:
+            return Posture(1.25, 0.75)
+        share = max(0.0, min(1.0, turn / max_turns)) if max_turns else 1.0
+        behind = max(0.0, min(2.0, -lead / figure_value)) if figure_value else 0.0
+        bold = (0.25 + share) * (1.0 + behind)
+        return Posture(1.0 / (1.0 + bold), 1.0 + 2.0 * bold)
 
     def threat_map(self, threats: Iterable[Threat], sees, cover=None, cover_factor=COVER_FACTOR) -> ThreatMap:
         return ThreatMap(threats, sees, cover, cover_factor, self.level.reach)

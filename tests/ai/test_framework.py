@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from game.ai import AI_LEVELS, AI_NAMES, make_player
-from game.ai.tactics import LEVELS, Objectives, Tactician, Threat, ThreatMap
+from game.ai.tactics import LEVELS, Objectives, Posture, Tactician, Threat, ThreatMap
 from game.engine.battlefield import Battlefield, MapObject
 from game.errors import RulesError
 from game.rules import names as rule_names
@@ -89,3 +89,16 @@ def test_objectives_pull_a_figure_onto_them_more_as_the_last_turn_nears():
     assert early.pull((19, 0)) < early.pull((10, 10))          # side 1's exit is nothing to side 0
     assert Objectives(bf, 1, 5, 12, 12).pull((19, 0)) == 5
     assert not Objectives(Battlefield.open_ground(5, 5), 0, 5, 1, 12)
+
+
+def test_the_score_makes_a_side_level_or_behind_bolder_as_turns_pass_and_one_ahead_hold():
+    t = Tactician(1)
+    early, late = t.posture(0, 5, 1, 12), t.posture(0, 5, 11, 12)
+    behind = t.posture(-10, 5, 11, 12)
+    ahead = t.posture(6, 5, 11, 12)
+    assert ahead.caution > 1 > early.caution > late.caution > behind.caution
+    assert ahead.drive < 1 < early.drive < late.drive < behind.drive
+    assert Tactician(1, "easy").posture(-10, 5, 11, 12) == Posture(1.0, 1.0)
+    # a wounded figure keeps its fear, whatever the score asks of its side
+    assert t.caution(0.2, posture=behind) > t.caution(1.0, posture=behind)
+    assert t.caution(0.2, posture=behind) > 1.0

@@ -22,7 +22,7 @@ from ...engine.match import Observation
 from . import actions as act
 from .combat import weapon
 from .state import Figure, State, const
-from .steps import figure_value
+from .steps import figure_value, points
 
 KILL_BONUS = 2.0
 FRIENDLY_FIRE = 2.0
@@ -84,10 +84,12 @@ class EisdrachenAI(Tactician):
             friends = [f for f in state.living(me.side) if f is not me]
             answer = sum(v for _, v in self.targets) + sum(
                 1.0 for f in friends if nearest(f.tile, [e.tile for e in self.enemies]) <= 14)
-            self.caution = ai.caution(me.pv / me.max_pv, self.threats.danger(me.tile), answer)
-            self.closing = CLOSING * (me.pv / me.max_pv) / max(1.0, self.caution)
+            score = points(state).points
+            posture = ai.posture(score[me.side] - score[1 - me.side], figure_value(), state.turn, state.max_turns)
+            self.caution = ai.caution(me.pv / me.max_pv, self.threats.danger(me.tile), answer, posture)
+            self.closing = CLOSING * posture.drive * (me.pv / me.max_pv) / max(1.0, self.caution)
             self.later = 1.0 if actions_left >= 2 else LATER_SHOT
-            self.objectives = ai.objectives(match, me.side, figure_value(), state.turn)
+            self.objectives = ai.objectives(match, me.side, figure_value() * posture.drive, state.turn)
 
         def best_shot(self, tile) -> float:
             if not self.can_fire:

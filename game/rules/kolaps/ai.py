@@ -23,7 +23,7 @@ from .effects import Ctx, controller, hostile
 from .model import TOTAL_BOXES
 from .options import (AMBUSH_ACTIONS, ORDER_RANGES, Conduct, can_offend, destinations, legal_target, static_attacks,
                       usable, weapon)
-from .steps import eligible, severity_row
+from .steps import eligible, points, severity_row
 
 ROW_VALUE = {1: 0.1, 2: 0.25, 3: 1.0, 4: 1.0, 5: 2.0, 6: 3.0}
 CRITICAL_VALUE = 4.0
@@ -128,8 +128,12 @@ class KolapsAI(Tactician):
                                            self.sight(bf).cover)
         answer = sum(1.0 for c in ctx.in_play() if not hostile(ch, c)
                      and weapon(ctx, c.ready_weapon)["range"] is not None)
-        self._caution = self.caution(self._health(ch), self._threat_map.danger(ch.tile), answer)
-        self._objectives = self.objectives(match, controller(ch), TOTAL_BOXES * 0.1, ctx.turn)
+        score = points(ctx.state).points
+        side = controller(ch)
+        posture = self.posture(score[side] - score[1 - side], TOTAL_BOXES, ctx.turn, ctx.state.max_turns)
+        self._caution = self.caution(self._health(ch), self._threat_map.danger(ch.tile), answer, posture)
+        self._drive = posture.drive
+        self._objectives = self.objectives(match, side, TOTAL_BOXES * 0.1 * posture.drive, ctx.turn)
 
     def _position_value(self, ctx: Ctx, ch, tile) -> float:
         cache = self._positions
@@ -145,7 +149,7 @@ class KolapsAI(Tactician):
         cpt = ctx.state.cm_per_tile
         value = -EXPOSURE * self._caution * self._threat_map.danger(tile) + self._objectives.pull(tile)
         nearest_cm = nearest(tile, [e.tile for e in enemies]) * cpt
-        whole = self._health(ch) / max(1.0, self._caution)
+        whole = self._drive * self._health(ch) / max(1.0, self._caution)
         if w["range"] is None or "explosion" in w["traits"]:
             value += whole * (0.8 - 0.02 * nearest_cm)
         else:

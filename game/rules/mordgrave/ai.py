@@ -18,8 +18,8 @@ from ...engine.decision import Decision, Option
 from .combat import band, melee_terms, ranged_weapon, shot_terms, template_tiles
 from .odds import effect, melee_tiers, shot_tiers
 from .options import bubble, in_bubble, shooting_weapons
-from .state import Figure, State, rule
-from .steps import Melee
+from .state import Figure, State, data, rule
+from .steps import Melee, points
 
 EFFECT_VALUE = {"push": 0.2, "difficulty": 1.0, "wound": 3.0, "out": 6.0, "horrible": 7.0}
 LEADER_WEIGHT = 1.5
@@ -48,12 +48,16 @@ class Sight:
         self.keep_at = max(reaching) * 2 // 3 if reaching else None
         self.chief = next((g for g in friends if g.role == "chief"), None)
         self.threats = self.caution = self.objectives = None
+        self.drive = 1.0
         if ai is not None:
             sight = ai.sight(st.battlefield)
             self.threats = ai.threat_map(ai.threats(st, f), sight, sight.cover, COVER_FACTOR)
             answer = sum(1.0 for g in friends if space.distance(g.tile, f.tile) <= 8) + 1.0
-            self.caution = ai.caution(f.vit / f.Vit, self.threats.danger(f.tile), answer)
-            self.objectives = ai.objectives(observation, f.side, EFFECT_VALUE["out"], st.turn)
+            score = points(st).points
+            posture = ai.posture(score[f.side] - score[1 - f.side], data()["profile"]["Vit"], st.turn, st.max_turns)
+            self.caution = ai.caution(f.vit / f.Vit, self.threats.danger(f.tile), answer, posture)
+            self.drive = posture.drive
+            self.objectives = ai.objectives(observation, f.side, EFFECT_VALUE["out"] * posture.drive, st.turn)
 
     def touching(self, tile: Tile) -> list[Figure]:
         return [g for g in self.foes if space.adjacent(g.tile, tile)]
@@ -65,9 +69,9 @@ class Sight:
             return 0.0
         near = min(space.distance(tile, g.tile) for g in self.foes)
         if self.keep_at is not None:
-            value = -0.08 * abs(near - self.keep_at) - (0.6 if self.touching(tile) else 0.0)
+            value = -0.08 * self.drive * abs(near - self.keep_at) - (0.6 if self.touching(tile) else 0.0)
         else:
-            value = -0.15 * near
+            value = -0.15 * self.drive * near
         if self.chief is not None and space.within(tile, self.chief.tile, bubble(self.chief)):
             value += 0.3
         if self.threats is not None:

@@ -18,7 +18,7 @@ from ...ai.tactics import Tactician, Threat
 from ...engine import space
 from ...engine.decision import Decision, Option
 from . import options as opt
-from .effects import hazard_at
+from .effects import hazard_at, points
 from .flow import Attack, Declare
 from .module import predict
 from .odds import AttackOdds
@@ -81,7 +81,7 @@ class PasseAI(Tactician):
         return handler(state, decision)
 
     def ground(self, observation, me: Combatant):
-        """The threat map, caution and objectives of one combatant's choice."""
+        """The threat map, caution, objectives and drive of one combatant's choice."""
         state = observation.state
         threats = []
         for g in opt.enemies(state, me):
@@ -93,8 +93,10 @@ class PasseAI(Tactician):
         sight = self.sight(state.battlefield)
         grid = self.threat_map(threats, sight, sight.cover)
         friends = sum(1 for g in state.active_of(me.side) if g is not me)
-        caution = self.caution(1 - me.monitor.top / BOXES, grid.danger(me.tile), friends + 1.0)
-        return grid, caution, self.objectives(observation, me.side, FELL_BONUS, state.turn)
+        score = points(state).points
+        posture = self.posture(score[me.side] - score[1 - me.side], BOXES, state.turn, state.max_turns)
+        caution = self.caution(1 - me.monitor.top / BOXES, grid.danger(me.tile), friends + 1.0, posture)
+        return grid, caution, self.objectives(observation, me.side, FELL_BONUS * posture.drive, state.turn), posture.drive
 
     # --- scoring -----------------------------------------------------------------------------
 
@@ -135,13 +137,14 @@ class PasseAI(Tactician):
             return 0.0
         reach = weapon(me.in_hand)["range"]
         nearest = min(space.distance(tile, g.tile) for g in foes)
-        value = -APPROACH * max(0.0, nearest - GUN_DISTANCE * reach)
+        drive = self._ground[-1] if self._ground is not None and me.id == self._ground[0] else 1.0
+        value = -APPROACH * drive * max(0.0, nearest - GUN_DISTANCE * reach)
         if reach > 0:
             value -= BLADE_COST * sum(1 for g in foes if space.adjacent(tile, g.tile) and weapon(g.in_hand)["range"] == 0)
         if hazard_at(state, tile) is not None:
             value -= HAZARD_COST
         if self._ground is not None and me.id == self._ground[0]:
-            _, grid, caution, objectives = self._ground
+            _, grid, caution, objectives, _ = self._ground
             value += objectives.pull(tile) - EXPOSURE * caution * grid.danger(tile)
         return value
 
