@@ -236,14 +236,17 @@ class Tactician:
         return self.level.caution * (outmatched * (posture.caution if posture else 1.0) + wounded)
 
     def posture(self, lead: float, figure_value: float, turn: int, max_turns: int) -> "Posture":
-        """How the points that would decide the battle now bend a side's play (engine/objectives.py): ahead
-        by a figure or more, it keeps what it has; level or behind, it must take points before the last
-        turn, and grows bolder as turns pass and the more it is behind. An easy player does not count."""
+        """How the points that would decide the battle now bend a side's play (engine/objectives.py): far
+        ahead (two figures or more) it presses on to finish the enemy; ahead by a figure it keeps what it
+        has; level or behind, it must take points before the last turn, and grows bolder as turns pass and
+        the more it is behind. An easy player does not count."""
         if not self.level.reads_score:
             return Posture(1.0, 1.0)
+        share = max(0.0, min(1.0, turn / max_turns)) if max_turns else 1.0
+        if lead >= 2 * figure_value:
+            return Posture(1.0, 1.5 + share)
         if lead >= figure_value:
             return Posture(1.25, 0.75)
-        share = max(0.0, min(1.0, turn / max_turns)) if max_turns else 1.0
         behind = max(0.0, min(2.0, -lead / figure_value)) if figure_value else 0.0
         bold = (0.25 + share) * (1.0 + behind)
         return Posture(1.0 / (1.0 + bold), 1.0 + 2.0 * bold)

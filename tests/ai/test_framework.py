@@ -91,13 +91,14 @@ def test_objectives_pull_a_figure_onto_them_more_as_the_last_turn_nears():
     assert not Objectives(Battlefield.open_ground(5, 5), 0, 5, 1, 12)
 
 
-def test_the_score_makes_a_side_level_or_behind_bolder_as_turns_pass_and_one_ahead_hold():
+def test_the_score_makes_a_side_level_or_behind_bolder_as_turns_pass_one_ahead_hold_and_one_far_ahead_press():
     t = Tactician(1)
     early, late = t.posture(0, 5, 1, 12), t.posture(0, 5, 11, 12)
     behind = t.posture(-10, 5, 11, 12)
-    ahead = t.posture(6, 5, 11, 12)
+    ahead, far_ahead = t.posture(6, 5, 11, 12), t.posture(12, 5, 11, 12)
     assert ahead.caution > 1 > early.caution > late.caution > behind.caution
     assert ahead.drive < 1 < early.drive < late.drive < behind.drive
+    assert far_ahead.caution == 1 and far_ahead.drive > 1          # it presses on to finish the enemy
     assert Tactician(1, "easy").posture(-10, 5, 11, 12) == Posture(1.0, 1.0)
     # a wounded figure keeps its fear, whatever the score asks of its side
     assert t.caution(0.2, posture=behind) > t.caution(1.0, posture=behind)
