@@ -131,6 +131,11 @@ class Score:
         p = self.points
         return None if p[0] == p[1] else (0 if p[0] > p[1] else 1)
 
+    def lines(self) -> tuple[Words, ...]:
+        """Each side's points for the results screen (``result.points`` in the module's words)."""
+        return tuple(Words("result.points", side=s, points=self.points[s], taken=self.taken[s], held=self.held[s])
+                     for s in (0, 1))
+
 
 def score(bf: Battlefield, pieces: list[Piece], figure_value: int) -> Score:
     taken = [sum(p.lost for p in pieces if p.side != s) for s in (0, 1)]

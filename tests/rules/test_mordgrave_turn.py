@@ -127,7 +127,7 @@ def test_after_the_last_turn_points_decide_vitality_taken_and_objectives_held():
     st = match_state([entry("A", (0, 0), "chief"), entry("A2", (0, 19))], [entry("B", (19, 19), "chief", Vit=2)],
                      max_turns=1)
     st.figure("B").vit -= 1
-    st.battlefield.objects = [MapObject("objective", "well", ((19, 19), (18, 19)), {"points": "2"})]
+    st.battlefield.objects = [MapObject("objective", "well", ((19, 19), (18, 19)), {"worth": "2"})]
     for key in ("roll", "end", "end", "end"):
         answer(st, key, [15] if key == "roll" else [])
     assert RULES.outcome(st).winner == 1

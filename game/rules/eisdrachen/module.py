@@ -34,7 +34,7 @@ from ...engine.objectives import TURN_LIMIT
 from ...engine.objectives import overlays as objective_overlays
 from ...engine.objectives import panel as objective_panel
 from ...engine.protocol import (Army, FigureView, Gauge, Marker, ObjectView, Odds, Outcome, Overlay, Panel, RuleModule,
-                               TokenView, Words)
+                               TokenView)
 from . import actions as act
 from .combat import dodge_on, melee_profile, shot_attacks, weapon
 from .odds import attack_loss, kill_chance, labelled, melee_losses, mixture
@@ -163,11 +163,7 @@ class Eisdrachen(RuleModule):
     def outcome(self, state: State) -> Outcome | None:
         if not state.over:
             return None
-        details = ()
-        if state.reason == TURN_LIMIT:
-            result = points(state)
-            details = tuple(Words("result.points", side=s, points=result.points[s], taken=result.taken[s],
-                                  held=result.held[s]) for s in self.sides)
+        details = points(state).lines() if state.reason == TURN_LIMIT else ()
         return Outcome(state.winner, state.reason, details)
 
     def figures(self, state: State, viewer: int | None) -> list[FigureView]:

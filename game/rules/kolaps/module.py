@@ -12,7 +12,7 @@ from ...errors import RulesError
 from ...engine.objectives import TURN_LIMIT
 from ...engine.objectives import overlays as objective_overlays
 from ...engine.objectives import panel as objective_panel
-from ...engine.protocol import (Army, FigureView, Gauge, Marker, Odds, Outcome, Overlay, Panel, RuleModule, Words,
+from ...engine.protocol import (Army, FigureView, Gauge, Marker, Odds, Outcome, Overlay, Panel, RuleModule,
                                 canonical)
 from .combat import (blast_difficulty, hit_rows, modified_values, severity_dice, shot_difficulty,
                      strike_difficulty)
@@ -127,11 +127,7 @@ class Kolaps(RuleModule):
     def outcome(self, state: KolapsState) -> Outcome | None:
         if not state.finished:
             return None
-        details = ()
-        if state.end_reason == TURN_LIMIT:
-            result = points(state)
-            details = tuple(Words("result.points", side=s, points=result.points[s], taken=result.taken[s],
-                                  held=result.held[s]) for s in self.sides)
+        details = points(state).lines() if state.end_reason == TURN_LIMIT else ()
         return Outcome(state.winner, state.end_reason, details)
 
     def phase(self, state: KolapsState) -> str:

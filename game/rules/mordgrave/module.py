@@ -89,9 +89,7 @@ class Mordgrave(RuleModule):
             details.append(Words("result.side", side=s, standing=sum(f.alive for f in mine), total=len(mine),
                                  horrible=sum(f.horrible for f in mine)))
         if state.reason == TURN_LIMIT:
-            result = points(state)
-            details += [Words("result.points", side=s, points=result.points[s], taken=result.taken[s],
-                              held=result.held[s]) for s in self.sides]
+            details += points(state).lines()
         return Outcome(state.winner, state.reason, tuple(details))
 
     def phase(self, state: State) -> str:

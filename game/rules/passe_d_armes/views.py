@@ -88,7 +88,5 @@ def outcome(state: State) -> Outcome | None:
                            shock=r.shock_boxes, minutes=r.minutes, minutes_cared=r.minutes_cared,
                            trauma=r.trauma_boxes, days=r.days, days_cared=r.days_cared))
     if state.reason == TURN_LIMIT:
-        result = points(state)
-        lines += [Words("result.points", side=s, points=result.points[s], taken=result.taken[s],
-                        held=result.held[s]) for s in (0, 1)]
+        lines += points(state).lines()
     return Outcome(state.winner, state.reason, tuple(lines))
