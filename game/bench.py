@@ -393,6 +393,7 @@ def frame_child(map_path: str, frames: int, figures: int = FIGURES_ON_FIELD, rul
     import pygame
 
     from .engine.tiled import load_battlefield
+    from .ui.anim import Clip
     from .ui.app import App, start_battle
     from .ui.mapview import ZOOMS
     from .ui.settings import Settings
@@ -437,8 +438,9 @@ def frame_child(map_path: str, frames: int, figures: int = FIGURES_ON_FIELD, rul
         scene.view.centre = (actor.tile[0] + 0.5, actor.tile[1] + 0.5)
         scene.view.pan_pixels(0, 0)
         times = []
+        tile = tuple(actor.tile)
+        scene.timeline.clips.append(Clip("walk", scene.timeline.clock, 3600.0, actor.id, {"path": [tile, tile]}))
         for _ in range(frames // 2):
-            scene.moves[actor.id] = ([tuple(actor.tile), tuple(actor.tile)], time.monotonic(), 3600.0)
             t = time.thread_time()
             app.step()
             times.append((time.thread_time() - t) * 1000)

@@ -49,6 +49,7 @@ def build_parser(name_maps: bool = True) -> argparse.ArgumentParser:
     such help skips that look at the disk and its imports)."""
     from . import __version__
     from .ai import AI_LEVELS, AI_NAMES
+    from .ui.anim import KINDS as ANIMATIONS
     from .rules import names
 
     p = _Parser(prog="escarmouche", description="Tactical skirmish on Tiled battlefields. "
@@ -79,6 +80,9 @@ def build_parser(name_maps: bool = True) -> argparse.ArgumentParser:
     play.add_argument("--frames", type=_positive, metavar="N",
                       help="close the window after N frames (for scripts and checks)")
     play.add_argument("--screenshot", metavar="FILE", help="save the last frame as a PNG picture")
+    play.add_argument("--freeze", choices=(*ANIMATIONS, "miss"), metavar="ANIMATION",
+                      help="stop in the middle of the first animation of that kind, within --frames "
+                           f"({', '.join(ANIMATIONS)}, or miss: a shot that misses), to take its --screenshot")
 
     sim = sub.add_parser("sim", help="play AI against AI without a window",
                          description="Play AI against AI without a window and print what happened.")
@@ -159,7 +163,8 @@ def _play(options: dict) -> int:
     if options.get("map"):
         options["map"] = _map_path(options["map"])
     return run({k: options.get(k) for k in
-                ("map", "rules", "mode", "seed", "lang", "human_side", "ai_level", "frames", "screenshot")})
+                ("map", "rules", "mode", "seed", "lang", "human_side", "ai_level", "frames", "screenshot",
+                 "freeze")})
 
 
 def _sim(args) -> int:

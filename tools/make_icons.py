@@ -1,4 +1,5 @@
-"""Rasterise the game-icons.net icons the window uses into assets/icons/*.png (run once, kept for credits).
+"""Rasterise the game-icons.net icons the window uses (actions, figure classes, states) into assets/icons/*.png
+(run once, kept for credits).
 
 The icons come from the npm package ``@iconify-json/game-icons`` (CC BY 3.0, authors listed in
 assets/CREDITS.md). Usage: ``python tools/make_icons.py [path/to/icons.json]``; without a path the
@@ -35,6 +36,33 @@ ICONS = {
     "reaction": "lightning-frequency", "ambush": "cloak-dagger", "dice": "rolling-dices", "roll": "rolling-dices",
 }
 
+# Figure art: the pictures a module's art.json names for its figure kinds (a class by its weapon or
+# trade) and for its state markers; drawn inside a figure's token or on a small badge beside it.
+FIGURE_ART = {
+    # modern soldiers (Eisdrachen, KOLAPS)
+    "rifleman": "lee-enfield", "assault": "ak47", "medic": "hospital-cross",
+    "brawler": "brass-knuckles", "trooper": "brodie-helmet", "veteran": "sergeant", "recruit": "private",
+    "avatar": "captain-hat-profile",
+    # fantasy warbands and Empire humans (Mordgrave), duellists (Passe d'armes)
+    "crossbow": "crossbow", "bow": "bow-arrow", "blunderbuss": "blunderbuss", "javelin": "thrown-spear",
+    "shuriken": "flying-shuriken", "dagger": "plain-dagger", "axe": "battle-axe", "sword": "broadsword",
+    "machete": "machete", "spear": "pikeman", "halberd": "halberd", "whip": "whip", "staff": "wizard-staff",
+    "hammer": "warhammer", "club": "spiked-bat", "flail": "flail", "fist": "fist", "fencer": "fencer",
+    "guard": "guards", "musket": "musket",
+    # travellers and their transports (Voyageurs)
+    "scout": "hiking", "healer": "healing", "balloon": "air-balloon", "airship": "zeppelin",
+    # states
+    "done": "empty-hourglass", "wound": "bleeding-wound", "alerted": "surprised", "dodge": "dodging",
+    "emp": "electric", "lucky": "clover", "vengeance": "angry-eyes", "reroll": "clockwise-rotation",
+    "critical": "internal-injury", "bleeding": "heart-drop", "huddled": "shield-echoes",
+    "ko": "knocked-out-stars", "mutinous": "revolt", "pinned": "pin", "prone": "half-body-crawling",
+    "routing": "sprint", "chief": "crown", "champion": "knight-banner", "concentrating": "meditation",
+    "difficulty": "weight-crush", "horrible": "sword-wound", "modes": "sword-clash", "exploit": "upgrade",
+    "initiative": "sands-of-time", "feint": "backstab", "held": "manacles", "holding": "grab",
+    "out": "broken-heart", "aboard": "ship-wheel", "speed": "speedometer", "observing": "binoculars",
+    "pilot": "plane-pilot", "unconscious": "sleepy", "grave": "tombstone",
+}
+
 
 def fetch_icons_json() -> dict:
     with tempfile.TemporaryDirectory() as tmp:
@@ -60,13 +88,14 @@ def main(argv: list[str]) -> int:
     pygame.init()
     OUT.mkdir(parents=True, exist_ok=True)
     missing = []
-    for stem, name in ICONS.items():
+    pictures = {**ICONS, **FIGURE_ART}
+    for stem, name in pictures.items():
         if name not in data["icons"] and name not in data.get("aliases", {}):
             missing.append(name)
             continue
         pic = pygame.image.load(io.BytesIO(svg_for(data, name).encode()), "icon.svg")
         pygame.image.save(pic, str(OUT / f"{stem}.png"))
-    print(f"{len(ICONS) - len(missing)} icons written to {OUT}" + (f"; missing: {missing}" if missing else ""))
+    print(f"{len(pictures) - len(missing)} icons written to {OUT}" + (f"; missing: {missing}" if missing else ""))
     return 1 if missing else 0
 
 

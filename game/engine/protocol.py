@@ -253,6 +253,16 @@ class RuleModule(ABC):
     def name(self, lang: str) -> str:
         return self.words(lang).get("rules.name", self.id)
 
+    def art(self) -> dict[str, dict[str, str]]:
+        """Which picture the window draws for each of the module's figure kinds and markers, as
+        ``{"kinds": {kind: picture}, "markers": {marker id: picture}}`` with pictures named by their stem
+        in the game's icon set. Read from the module's ``art.json``; without one, plain tokens."""
+        try:
+            data = json.loads((self.folder / "art.json").read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            data = {}
+        return {part: {str(k): str(v) for k, v in dict(data.get(part) or {}).items()} for part in ("kinds", "markers")}
+
     # --- setup ---------------------------------------------------------------------------
 
     @abstractmethod

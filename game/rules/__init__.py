@@ -7,6 +7,8 @@ register("eisdrachen", "game.rules.eisdrachen:Eisdrachen")
 register("kolaps", "game.rules.kolaps:Kolaps")
 register("mordgrave", "game.rules.mordgrave:Mordgrave")
 register("passe_d_armes", "game.rules.passe_d_armes:PasseDArmes")
+register("voyageurs", "game.rules.voyageurs:Voyageurs")
+register("voyageurs_aerial", "game.rules.voyageurs:VoyageursAerial")
 
 
 def names() -> list[str]:

@@ -16,6 +16,7 @@ from ..errors import EscarmoucheError
 from .i18n import set_language, tr
 from .icons import ICON_DIR
 from .settings import Settings
+from .sound import Sound
 from .widgets import UI
 
 SIZE = (1280, 720)
@@ -29,7 +30,11 @@ class App:
         if self.options.get("lang"):
             self.settings.language = self.options["lang"]
         set_language(self.settings.language)
-        pygame.init()
+        pygame.display.init()       # not pygame.init(): the mixer starts on its own terms (sound.py)
+        pygame.font.init()
+        self.sound = Sound()
+        self.sound.start()
+        self.sound.configure(self.settings.volume, self.settings.muted)
         pygame.key.set_repeat(300, 40)
         self.screen = pygame.display.set_mode(SIZE, pygame.RESIZABLE)
         pygame.display.set_caption("Escarmouche")
@@ -67,6 +72,7 @@ class App:
     def apply_settings(self) -> None:
         set_language(self.settings.language)
         self.ui.set_scale(self.settings.ui_scale)
+        self.sound.configure(self.settings.volume, self.settings.muted)
         try:
             self.settings.save()
         except OSError as e:
@@ -84,6 +90,7 @@ class App:
             self.accumulator -= TICK
             if self.scene is not None:
                 self.scene.update(TICK)
+        self.sound.ambience(self.scene is not None and getattr(self.scene, "ambient", True))
         self.draw()
         self.frames += 1
 
@@ -150,6 +157,18 @@ def start_battle(app: App, map_path, rules_name: str, mode: str, seed: int | Non
     return BattleScene(app, match, mode, human_side, loaded, ai_name=f"tactical:{ai_level}")
 
 
+def frozen(app: App, kind: str) -> bool:
+    """``--freeze``: an animation of that kind is at its middle (a roll that needs a score, once settled)."""
+    timeline = getattr(app.scene, "timeline", None)
+    if timeline is None:
+        return False
+    point = {"dice": 0.9, "miss": 0.8}.get(kind, 0.5)      # a settled roll; a miss once past its target
+    clips = timeline.playing("shot" if kind == "miss" else kind)
+    if kind in ("miss", "dice"):
+        clips = [c for c in clips if (not c.data["hit"] if kind == "miss" else "needed" in c.data)]
+    return any(c.progress(timeline.clock) >= point for c in clips)
+
+
 def run(options: dict) -> int:
     """Open the window (menu, or straight into a battle when map and rules are given); return an exit code."""
     os.environ.setdefault("SDL_VIDEO_X11_WM_CLASS", "escarmouche")
@@ -179,7 +198,7 @@ def run(options: dict) -> int:
     frames = int(options.get("frames") or 0)
     while app.running:
         app.step()
-        if frames and app.frames >= frames:
+        if frames and app.frames >= frames or options.get("freeze") and frozen(app, options["freeze"]):
             break
     if options.get("screenshot"):
         app.screenshot(options["screenshot"])

@@ -21,17 +21,20 @@ from ..engine.decision import Decision, Option
 from ..engine.events import Event
 from ..engine.save import save_match
 from ..errors import EscarmoucheError
-from .combatlog import Blank, describe, in_words
+from .anim import Timeline
+from .combatlog import describe
 from .hud import CHOOSER_PAGE, BattleDrawing, action_label, fmt_number, side_name, term
 from .i18n import has, language, tr, use_rules
 from .mapview import MapView
 from .frame import LiveFrame
 from .maprender import base_tile_size, render_base, terrain_overlay
 from .settings import AI_SPEEDS, autosave_path, saves_dir
+from .sprites import Art, Sprites
 from .widgets import ACCENT, BAD, BG
 
-STEP_SECONDS = 0.08
-FLOATING = {"damaged": (255, 110, 90), "removed": (255, 80, 60), "healed": (120, 230, 130)}   # kind -> colour
+SOUNDS = {"shot": "shot", "lunge": "melee", "throw": "throw", "blast": "blast", "trap": "blast", "puff": "puff",
+          "wound": "wound", "death": "death", "dice": "dice"}      # clip kind -> sound (walks step per tile)
+CAMERA_GLIDE = 0.2      # the share of the way to its goal the camera covers each update
 
 
 def hands_over(rules, viewer: int | None, side: int, loaded: bool = False) -> bool:
@@ -64,6 +67,8 @@ class AIJob:
 
 
 class BattleScene(BattleDrawing):
+    ambient = False         # no menu ambience under a battle
+
     def __init__(self, app, match, mode: str = "hotseat", human_side: int = 0, loaded=None,
                  save_path: str | Path | None = None, ai_name: str = "tactical"):
         self.app = app
@@ -80,6 +85,9 @@ class BattleScene(BattleDrawing):
         self.show_log = True
         self.show_help = False
         self.view = MapView(self.base, (bf.width, bf.height), self.tile_px)
+        # a module that shows side panels or figures off the map gets a column for them, kept all game
+        self.has_side = bool(self.rules.panels(match.state, None)) or \
+            any(f.tile is None for f in self.rules.figures(match.state, None))
         self.layout()
         self._fitted = False
         ai_sides = {"hotseat": (), "vs-ai": (1 - human_side,), "ai-vs-ai": tuple(self.rules.sides)}[mode]
@@ -121,8 +129,13 @@ class BattleScene(BattleDrawing):
         self.log_lines: list[str] = []
         self.log_sides: list[int | None] = []
         self.sides: dict[str, int] = {}
-        self.moves: dict[str, tuple] = {}
-        self.floaters: list[tuple] = []
+        self.timeline = Timeline()
+        self.before: dict[str, object] = {}     # figures as seen before the answer whose clips still play
+        self.art = Art(self.rules)
+        self.sprites = Sprites()
+        self.badge_spots: list = []
+        self.camera_goal: tuple[float, float] | None = None
+        self._steps_heard: dict[int, int] = {}
         self._wrap_key = None
         self._wrapped: list[str] = []
         self.finished_at: float | None = None
@@ -223,8 +236,10 @@ class BattleScene(BattleDrawing):
         return self.match.pending
 
     def human_turn(self) -> bool:
+        """A person decides now: not the AI, and in hot-seat not while the screen waits to be handed over."""
         d = self.decision
-        return d is not None and d.side not in self.ai_players and self.handover_to is None
+        return d is not None and d.side not in self.ai_players and self.handover_to is None \
+            and (self.mode != "hotseat" or self.viewer in (None, d.side) or not self.rules.keeps_secrets)
 
     def groups(self, d: Decision) -> OrderedDict:
         """The decision's options by action, in order (kept per decision: it is asked many times a frame)."""
@@ -264,7 +279,7 @@ class BattleScene(BattleDrawing):
         if self.group is None and len(groups) == 1:
             self.group = next(iter(groups))
         actor = self.figure(d.figure) if d.figure else None
-        if actor is not None and actor.tile is not None \
+        if actor is not None and actor.tile is not None and self.app.settings.camera_follow \
                 and not self.map_rect.collidepoint(self.view.tile_centre(actor.tile)):
             self.centre_on_actor()
         if d.kind not in ("action", "activate") and not any(o.path for o in d.options):
@@ -276,13 +291,15 @@ class BattleScene(BattleDrawing):
 
     def answer(self, option: Option, by_human: bool = True) -> None:
         side = self.decision.side if self.decision is not None else None
+        self.refresh()
+        before = {f.id: f for f in self.figs}
         try:
             events = self.match.answer(option.key)
         except EscarmoucheError as e:
             self.say(str(e), bad=True)
             return
         self.version += 1
-        self.animate(events)
+        self.animate(events, before)
         self.last_answer_side = side if by_human else None
         self.decision_id = None
         self.chooser = None
@@ -291,56 +308,70 @@ class BattleScene(BattleDrawing):
             self.turn_seen = turn
             self.autosave()
 
-    def animate(self, events) -> None:
-        """Walk moved figures along their path (one move after another joins into one walk) and float
-        what their gauges lose and win over them: only what the viewer may see."""
-        now = time.monotonic()
-        walks: dict[str, list] = {}
-        for e in events:
-            data = e.data if isinstance(e.data, dict) else {}
-            fid = data.get("figure")
-            if not isinstance(fid, str) or not e.seen_by(self.viewer):
-                continue
-            if e.kind in FLOATING:
-                self.floaters.append((fid, tr(f"float.{e.kind}").format_map(Blank(self.floater_words(data))),
-                                      FLOATING[e.kind], now))
-            if e.kind != "moved" or not data.get("path"):
-                continue
-            try:
-                start = (int(data["from"][0]), int(data["from"][1]))
-                steps = [(int(t[0]), int(t[1])) for t in data["path"]]
-            except (TypeError, ValueError, IndexError, KeyError):
-                continue
-            walk = walks.get(fid)
-            if walk is not None and walk[-1] == start:
-                walk.extend(steps)
-            else:
-                walks[fid] = [start, *steps]
-        for fid, tiles in walks.items():
-            duration = min(0.6, STEP_SECONDS * (len(tiles) - 1))
-            self.moves[fid] = (tiles, now, duration)
-            self.ai_ready_at = max(self.ai_ready_at, now + duration)
-
-    def floater_words(self, data: dict) -> dict:
-        return {k: in_words(k, v, self.names) for k, v in data.items()}
+    def animate(self, events, before: dict) -> None:
+        """Queue the clips of an answer's events the viewer may see (anim.py); the figures they concern
+        keep their look from before the answer until their clips play."""
+        where = {fid: tuple(f.tile) for fid, f in before.items() if f.tile is not None}
+        self.before = {fid: f for fid, f in self.before.items() if self.timeline.waiting(fid) or self.timeline.dying(fid)}
+        for clip in self.timeline.add(events, self.viewer, where, self.names):
+            if clip.figure in before:
+                self.before.setdefault(clip.figure, before[clip.figure])
+            if clip.kind in ("wound", "heal") and clip.data.get("text"):
+                amount = clip.data["text"].lstrip("+-")
+                clip.data["text"] = tr("float.damaged" if clip.kind == "wound" else "float.healed", amount=amount)
+        if self.app.settings.animations == "off":
+            self.timeline.skip()
 
     def drawn_at(self, f) -> tuple[float, float] | None:
-        """Where a figure is drawn now, in tiles: its tile, or a point along its last move; None off the map."""
-        move = self.moves.get(f.id)
+        """Where a figure is drawn now, in tiles: along its walk, leaning into a blow, or on its tile;
+        None off the map."""
         if f.tile is None:
-            return None
-        if move is None:
-            return f.tile[0] + 0.5, f.tile[1] + 0.5
-        tiles, start, duration = move
-        t = (time.monotonic() - start) / duration if duration > 0 else 1.0
-        if t >= 1 or tuple(tiles[-1]) != tuple(f.tile):
-            del self.moves[f.id]
-            return f.tile[0] + 0.5, f.tile[1] + 0.5
-        pos = t * (len(tiles) - 1)
-        i = int(pos)
-        a, b = tiles[i], tiles[min(i + 1, len(tiles) - 1)]
-        k = pos - i
-        return a[0] + (b[0] - a[0]) * k + 0.5, a[1] + (b[1] - a[1]) * k + 0.5
+            then = self.before.get(f.id)
+            if then is None or then.tile is None:
+                return None
+            f = then
+        x, y = self.timeline.position(f.id, f.tile)
+        dx, dy = self.timeline.lunge(f.id)
+        return x + dx, y + dy
+
+    def drawn_at_id(self, fid: str | None) -> tuple[float, float] | None:
+        f = self.figure(fid) or self.before.get(fid)
+        return self.drawn_at(f) if f is not None else None
+
+    def play_clips(self, dt: float) -> None:
+        """Advance the timeline: each clip that starts sounds, and the camera goes to it when it is off
+        the screen (Settings may turn that off); a walk sounds a step per tile."""
+        speed = 2.0 if self.app.settings.animations == "fast" else 1.0
+        for clip in self.timeline.update(dt * speed, fast=self.fast_forward):
+            if clip.kind in SOUNDS:
+                self.app.sound.play(SOUNDS[clip.kind])
+            if clip.focus is not None and self.app.settings.camera_follow:
+                self.look_at(clip.focus)
+        for clip in self.timeline.playing("walk"):
+            tiles = int(clip.progress(self.timeline.clock) * (len(clip.data["path"]) - 1))
+            if tiles > self._steps_heard.get(id(clip), 0):
+                self._steps_heard[id(clip)] = tiles
+                self.app.sound.play("step")
+        if not self.timeline.clips:
+            self._steps_heard.clear()
+        if self.camera_goal is not None:
+            (cx, cy), (gx, gy) = self.view.centre, self.camera_goal
+            self.view.centre = (cx + (gx - cx) * CAMERA_GLIDE, cy + (gy - cy) * CAMERA_GLIDE)
+            self.view.pan_pixels(0, 0)
+            if abs(gx - cx) + abs(gy - cy) < 0.05 or self.view.centre == (cx, cy):
+                self.camera_goal = None
+
+    def look_at(self, point: tuple[float, float], glide: bool = True) -> None:
+        """Bring a point of the map into view when it is off the screen (or at its very edge): the camera
+        glides there, or jumps when nothing is animated."""
+        x, y = self.view.to_screen(*point)
+        margin = int(self.view.cell)
+        if not self.map_rect.inflate(-2 * margin, -2 * margin).collidepoint(x, y):
+            self.camera_goal = point
+            if not glide:
+                self.view.centre = point
+                self.view.pan_pixels(0, 0)
+                self.camera_goal = None
 
     def click_tile(self, tile) -> None:
         d = self.decision
@@ -465,15 +496,19 @@ class BattleScene(BattleDrawing):
             self.layout()
             self.view.fit(self.map_rect)
             self._fitted = True
-            if self.view.zoom < 0.7:       # a big map opens readable, on the army about to play
+            if self.view.zoom < 1.0:       # a big map opens with its figures readable, on the army about to play
                 self.view.zoom = 1.0
                 self.centre_on_side()
+        self.play_clips(dt)
         d = self.decision
         if d is None:
             self.refresh()
+            if self.timeline.busy and not self.fast_forward:
+                return          # the last blow is shown before the results
             if self.finished_at is None:
                 self.finished_at = time.monotonic()
-            if time.monotonic() - self.finished_at > 0.8 or self.fast_forward:
+                self.app.sound.play("end")
+            if time.monotonic() - self.finished_at > 1.2 or self.fast_forward:
                 from .scenes import ResultsScene
                 self.app.replace(ResultsScene(self.app, self.match, self.viewer, self.names))
             return
@@ -487,7 +522,9 @@ class BattleScene(BattleDrawing):
             if self.mode == "hotseat" and self.viewer != d.side and self.handover_to is None:
                 # a loaded hot-seat game hides the field too: whoever opened it may be the other player
                 if hands_over(self.rules, self.viewer, d.side, loaded=self.save_path is not None):
-                    self.handover_to = d.side
+                    if not self.timeline.busy:      # the player who acted sees it happen first
+                        self.handover_to = d.side
+                        self.app.sound.play("handover")
                 else:
                     self.viewer = d.side
         if self.handover_to is None and self.human_turn():
@@ -499,12 +536,14 @@ class BattleScene(BattleDrawing):
         self.refresh()
 
     def _run_ai(self, d: Decision) -> None:
+        """The AI thinks while the last answer is shown, and answers once it has been (the pause of its
+        speed setting counted from the answer)."""
         now = time.monotonic()
         if self.ai_job is None:
             if now >= self.ai_ready_at or self.fast_forward:
                 self.ai_job = AIJob(self.ai_players[d.side], self.match, d)
             return
-        if not self.ai_job.done.is_set():
+        if not self.ai_job.done.is_set() or self.timeline.busy:
             return
         job, self.ai_job = self.ai_job, None
         if job.decision is not d:
@@ -519,16 +558,17 @@ class BattleScene(BattleDrawing):
         self.ai_ready_at = now + self.app.settings.ai_delay_ms / 1000.0
 
     def follow(self, o: Option | None) -> None:
-        """Bring the figure the AI just moved into view when it acted off screen (and may be seen)."""
+        """Glide to the figure the AI acts with when it is off screen (and may be seen), where it stands
+        before its clips play; each clip then brings the camera along (``play_clips``)."""
         self.refresh()
         f = self.figure(o.figure) if o is not None and o.figure is not None else None
-        if f is not None and f.alive and f.tile is not None \
-                and not self.map_rect.collidepoint(self.view.tile_centre(f.tile)):
-            self.view.centre = (f.tile[0] + 0.5, f.tile[1] + 0.5)
-            self.view.pan_pixels(0, 0)
+        at = self.drawn_at(f) if f is not None and f.alive else None
+        if at is not None and self.app.settings.camera_follow:
+            self.look_at(at, glide=self.app.settings.animations != "off")
 
     def finish_handover(self) -> None:
-        self.moves.clear()      # what moved before the hand-over is shown where it stands now
+        self.timeline.cut()     # what the last player was shown goes with them
+        self.before.clear()
         self.viewer = self.handover_to
         self.handover_to = None
         self._cache_key = None
@@ -558,6 +598,7 @@ class BattleScene(BattleDrawing):
             if self.press is not None and (event.buttons[0] or event.buttons[1] or event.buttons[2]):
                 if self.dragged or abs(event.pos[0] - self.press[0]) + abs(event.pos[1] - self.press[1]) > 6:
                     self.dragged = True
+                    self.camera_goal = None     # the player's own hand on the camera wins
                     self.view.pan_pixels(*event.rel)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and self.minimap_rect is not None \
                 and self.minimap_rect.collidepoint(event.pos):
@@ -587,6 +628,8 @@ class BattleScene(BattleDrawing):
     def key(self, event) -> None:
         ctrl = event.mod & pygame.KMOD_CTRL
         step = 40
+        if event.key in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
+            self.camera_goal = None
         if event.key == pygame.K_LEFT:
             self.view.pan_pixels(step, 0)
         elif event.key == pygame.K_RIGHT:
@@ -670,7 +713,9 @@ class BattleScene(BattleDrawing):
         w, h = self.app.screen.get_size()
         top, bar = ui.s(40), ui.s(64)
         log_w = min(ui.s(360), w // 3) if self.show_log else 0
-        self.map_rect = pygame.Rect(0, top, w - log_w, h - top - bar)
+        side_w = min(ui.s(300), w // 4) if self.has_side else 0
+        self.side_rect = pygame.Rect(0, top, side_w, h - top - bar)     # the module's panels, off the map
+        self.map_rect = pygame.Rect(side_w, top, w - log_w - side_w, h - top - bar)
         self.log_rect = pygame.Rect(w - log_w, top, log_w, h - top - bar)
         self.bar_rect = pygame.Rect(0, h - bar, w, bar)
         self.view.viewport = self.map_rect
@@ -691,7 +736,7 @@ class BattleScene(BattleDrawing):
         Any input event changes it too, so only frames with no input, no answer and no
         animation reuse the last picture. Something new drawn from a clock must be named here.
         """
-        if self.moves or self.floaters:
+        if self.timeline.moving or self.camera_goal is not None:
             return None
         ui, now = self.app.ui, time.monotonic()
         return (surface.get_size(), ui.scale, ui.mouse, language(), self._events, self.version, self.viewer,
@@ -699,7 +744,7 @@ class BattleScene(BattleDrawing):
                 self.chooser_page, self.hover_tile, self.show_terrain, self.show_log, self.show_help,
                 self.log_scroll, self.status if now < self.status_until else "", self.view.zoom,
                 self.view.centre, tuple(self.map_rect), self.fast_forward, self.app.settings.ai_speed,
-                id(self.last_ai), self.ai_job is not None, int(now * 3) % 4 if self.ai_job is not None else 0,
+                id(self.last_ai), self.ai_job is not None, self.timeline.batches, len(self.timeline.clips), int(now * 3) % 4 if self.ai_job is not None else 0,
                 tuple(sorted(self.app.settings.keys.items())))
 
     def compose(self, surface: pygame.Surface, keep: bool = True) -> LiveFrame:
@@ -738,13 +783,13 @@ class BattleScene(BattleDrawing):
             rect = self.draw_figure(surface, f, pulse=1.0).clip(self.map_rect)
             surface.blit(below, rect, rect)
             sprites.append((rect, lambda target, f=f: self.draw_figure(target, f, pulse=self.pulse())))
-        self.draw_floaters(surface)
-        self.draw_panels(surface)
+        self.draw_action(surface)
         if human and d is not None:
             self.draw_hover(surface, d)
         elif self.last_ai is not None and d is not None:
             self.draw_ai_hint(surface)
         surface.set_clip(clip)
+        self.draw_panels(surface)
         self.draw_minimap(surface)
         self.draw_top(surface, d)
         self.draw_log(surface)
@@ -821,7 +866,9 @@ class BattleScene(BattleDrawing):
         self.app.apply_settings()
 
     def skip(self) -> None:
-        """Let the AI play without pauses until a person must decide; press again to watch again."""
+        """Space: what is being shown is shown done at once; against the AI, it also plays without pauses
+        (its clips four times as fast) until a person must decide; press again to watch again."""
+        self.timeline.skip()
         self.fast_forward = bool(self.ai_players) and not self.fast_forward
 
     def to_menu(self) -> None:

@@ -17,16 +17,17 @@ from ..engine.decision import Decision, Option
 from ..engine.protocol import Gauge, Marker
 from . import icons
 from .combatlog import in_words
+from .dice_tray import draw_tray
+from .effects import draw_effects, draw_floaters
 from .i18n import has, key_label, language, tr
 from .maprender import TileOverlay
+from .sprites import draw_gauges, facing_notch
 from .widgets import ACCENT, BAD, GOOD, MUTED, PANEL, TEXT, Button, side_colour
 
 AREA_KEYS = ("radius", "blast_radius", "blast")
 LANDING_KEYS = ("landings", "landing_tiles", "tiles")
 CHOOSER_PAGE = 10
-FLOAT_SECONDS = 1.4
 PERCENT_DETAILS = ("kill", "attacker_killed", "chance", "success", "hit", "wound_given_hit", "target_check")
-GAUGE_MARKS = {"shock": (240, 200, 80), "trauma": (230, 70, 60)}     # a box's mark -> its colour
 OVERLAY_COLOURS = {"zone": ((120, 200, 255, 50), (150, 220, 255)), "template": ((255, 140, 50, 80), (255, 150, 60)),
                    "bubble": ((255, 230, 120, 40), (255, 230, 120)), "path": ((255, 240, 120, 60), (255, 240, 120))}
 RARE = Fraction(1, 2000)       # an outcome below 0.05 % would read "0.0 %": it joins the "other outcomes" line
@@ -140,72 +141,119 @@ class BattleDrawing:
                 ui.text(surface, label, (cx, cy), 16, (255, 255, 255), "center")
 
     def draw_figures(self, surface: pygame.Surface, d: Decision | None) -> list:
-        """Every figure but those that pulse (the active ones): those are returned, to be drawn live."""
+        """The dead first (their graves lie under the living), then every figure standing but those that
+        pulse (the active ones): those are returned, to be drawn live."""
         active = d.figure if d is not None else None
         selectable = set()
         if d is not None and self.human_turn():
             selectable = {o.figure for o in d.options if o.figure and o.figure != d.figure}
+        self.badge_spots = []
         live = []
-        for f in self.on_map():
-            if f.alive and (f.id == active or f.marked("active")):
+        for f in sorted(self.shown_figures(), key=lambda f: f.alive and self.timeline.dying(f.id) is None):
+            if f.alive and self.timeline.dying(f.id) is None and (f.id == active or f.marked("active")):
                 live.append(f)
             else:
                 self.draw_figure(surface, f, f.id in selectable)
         return live
 
+    def shown_figures(self) -> list:
+        """The figures on the map as the viewer sees them now: one whose clips have not all started yet
+        still looks as it did before the answer (alive, unhurt, where it stood)."""
+        out = []
+        for f in self.figs:
+            then = self.before.get(f.id)
+            if then is not None and (self.timeline.waiting(f.id) or self.timeline.dying(f.id)):
+                f = then
+            if f.tile is not None:
+                out.append(f)
+        seen = {f.id for f in out}
+        out += [then for fid, then in self.before.items() if fid not in seen and then.tile is not None
+                and (self.timeline.waiting(fid) or self.timeline.dying(fid))]
+        return out
+
     def draw_figure(self, surface: pygame.Surface, f, selectable: bool = False,
                     pulse: float | None = None) -> pygame.Rect:
-        """One figure; ``pulse`` (0 to 1) sizes the ring of an active one. Returns what it covers."""
-        ui = self.app.ui
-        cell = self.view.cell
-        cx, cy = self.view.to_screen(*self.drawn_at(f))
-        r = max(3, int(cell * 0.38))
-        if not f.alive:
-            return pygame.draw.line(surface, MUTED, (cx - r, cy - r), (cx + r, cy + r), 2).union(
-                pygame.draw.line(surface, MUTED, (cx - r, cy + r), (cx + r, cy - r), 2))
-        colour = side_colour(f.side)
-        drawn = pygame.Rect(cx - r - 8, cy - r - 8, 2 * r + 17, 2 * r + 17)     # the disc, its shadow and ring
+        """One figure: its token (trade, side, facing), its gauges and state badges, or its grave;
+        ``pulse`` (0 to 1) sizes the ring of an active one. Returns what it covers."""
+        cell, tl = self.view.cell, self.timeline
+        wx, wy = self.drawn_at(f)
+        cx, cy = self.view.to_screen(wx, wy)
+        r = max(3, int(cell * 0.44))
+        drawn = pygame.Rect(cx - r - 8, cy - r - 8, 2 * r + 17, 2 * r + 17)     # the token, its shadow and ring
+        dying = tl.dying(f.id)
+        if not f.alive or (dying is not None and tl.clock >= dying.start):
+            fade = dying.progress(tl.clock) if dying is not None else 1.0
+            grave = self.sprites.grave(f.side, r)
+            grave.set_alpha(int(255 * fade))
+            surface.blit(grave, grave.get_rect(center=(cx, cy + int(r * 0.2))))
+            grave.set_alpha(255)
+            if fade < 1.0:      # the token sinks and fades as the marker appears
+                token = self.sprites.token(self.art.kind(f.kind), f.side, max(3, int(r * (1 - 0.4 * fade))))
+                token.set_alpha(int(255 * (1 - fade)))
+                surface.blit(token, token.get_rect(center=(cx, cy + int(r * 0.5 * fade))))
+                token.set_alpha(255)
+            return drawn
         if pulse is not None:
-            pygame.draw.circle(surface, (255, 230, 90), (cx, cy), r + 3 + int(3 * pulse), 3)
+            pygame.draw.circle(surface, (255, 230, 90), (cx, cy), r + 4 + int(3 * pulse), 3)
         elif selectable:
-            pygame.draw.circle(surface, (255, 255, 255), (cx, cy), r + 3, 1)
-        pygame.draw.circle(surface, (15, 15, 15), (cx + 1, cy + 2), r)
-        pygame.draw.circle(surface, colour, (cx, cy), r)
-        pygame.draw.circle(surface, (240, 240, 240), (cx, cy), r, 2)
-        if f.marked("hidden"):
-            pygame.draw.circle(surface, (20, 20, 20), (cx, cy), max(2, r - 3), 2)
-        if f.marked("activated"):
-            pygame.draw.circle(surface, (0, 0, 0), (cx, cy), r - 2)
-            pygame.draw.circle(surface, colour, (cx, cy), r - 4)
+            pygame.draw.circle(surface, (255, 255, 255), (cx, cy), r + 4, 1)
+        token = self.sprites.token(self.art.kind(f.kind), f.side, r, spent=f.marked("activated"))
+        if f.marked("hidden"):          # seen by its own side only: drawn faint
+            token.set_alpha(140)
+        surface.blit(token, token.get_rect(center=(cx, cy)))
+        token.set_alpha(255)
+        flash = tl.flash(f.id)
+        if flash is not None:
+            glow = pygame.Surface((2 * r + 2, 2 * r + 2), pygame.SRCALPHA)
+            pygame.draw.circle(glow, (*flash, 150), (r + 1, r + 1), r)
+            surface.blit(glow, (cx - r - 1, cy - r - 1))
+        if f.facing is not None:
+            facing_notch(surface, (cx, cy), r, f.facing)
         if cell >= 12:
-            gauges = pygame.Rect(cx - int(cell * 0.4), cy + r + 2, int(cell * 0.8), 4)
-            self.draw_gauges(surface, f.gauges, gauges)
-            drawn.union_ip(gauges.inflate(0, 2 * 5 * 2))     # up to three bars, one under the other
-        if cell >= 28:
-            shown = [m for m in f.markers if has(f"marker.{m.key}.short")][:3]     # the markers with a badge
-            for i, m in enumerate(shown):
-                label = tr(f"marker.{m.key}.short")
-                drawn.union_ip(ui.text(surface, label, (cx + r + 1, cy - r + i * ui.s(12)), 14, (255, 255, 200),
-                                       "topleft"))
+            drawn.union_ip(draw_gauges(surface, f.gauges,
+                                       pygame.Rect(cx - int(cell * 0.4), cy + r + 3, int(cell * 0.8), 4)))
+        if cell >= 24:
+            drawn.union_ip(self.draw_badges(surface, f, cx, cy - r + max(4, r // 2), r))
         return drawn
 
-    @staticmethod
-    def draw_gauges(surface: pygame.Surface, gauges, first: pygame.Rect) -> None:
-        """Each gauge the viewer knows as a thin bar (or a row of boxes) under the last."""
-        rect = first.copy()
-        for g in gauges[:3]:
-            if g.value is None or not g.max:
-                continue
-            pygame.draw.rect(surface, (20, 20, 20), rect)
-            if g.style == "boxes" and g.boxes:
-                w = max(1, rect.w // len(g.boxes))
-                for k, mark in enumerate(g.boxes):
-                    box = pygame.Rect(rect.x + k * w, rect.y, max(1, w - 1), rect.h)
-                    pygame.draw.rect(surface, GAUGE_MARKS.get(mark, BAD) if mark else (90, 95, 105), box)
+    def draw_badges(self, surface: pygame.Surface, f, cx: int, bottom: int, r: int) -> pygame.Rect:
+        """The figure's states as small pictures in a row over its token (a lettered badge for a state the
+        module gave no picture); hovering one names it (``badge_spots``). Returns what it covers."""
+        ui = self.app.ui
+        covered = pygame.Rect(cx, bottom, 0, 0)
+        states = [m for m in f.markers if self.art.marker(m.key) or has(f"marker.{m.key}.short")]
+        states = [m for m in states if m.key not in ("active", "activated")]
+        if not states:
+            return covered
+        size = max(16, int(self.view.cell * 0.55))
+        most = max(3, (2 * r + size) // size)
+        shown = states[:most] if len(states) <= most else states[:most - 1]
+        x = cx - len(shown) * size // 2 - (size // 2 if len(shown) < len(states) else 0)
+        for m in shown:
+            spot = pygame.Rect(x, bottom - size, size, size)
+            picture = self.art.marker(m.key)
+            if picture is not None:
+                surface.blit(self.sprites.badge(picture, size), spot)
             else:
-                share = max(0, g.value) / g.max
-                pygame.draw.rect(surface, GOOD if share > 0.5 else BAD, (rect.x, rect.y, int(rect.w * share), rect.h))
-            rect.y += rect.h + 1
+                pygame.draw.circle(surface, (12, 12, 16), spot.center, size // 2)
+                ui.text(surface, tr(f"marker.{m.key}.short"), spot.center, 12, (255, 255, 200), "center")
+            count = next((v for k, v in m.params if k in ("n", "value") and isinstance(v, int)
+                          and not isinstance(v, bool)), None)
+            if count is not None and size >= 14:
+                ui.text(surface, str(count), spot.bottomright, 11, (255, 240, 160), "bottomright")
+            self.badge_spots.append((spot, f, m))
+            covered.union_ip(spot)
+            x += size
+        if len(shown) < len(states):
+            covered.union_ip(ui.text(surface, f"+{len(states) - len(shown)}", (x + 1, bottom - size // 2), 12,
+                                     (255, 255, 200), "midleft"))
+        return covered
+
+    def draw_action(self, surface: pygame.Surface) -> None:
+        """What the timeline plays now over the map: tracers, lunges, throws, blasts, rising numbers, dice."""
+        draw_effects(surface, self.view, self.timeline)
+        draw_floaters(surface, self.view, self.timeline, self.app.ui, self.drawn_at_id)
+        draw_tray(surface, self.app.ui, self.timeline.rolls(), self.timeline.clock, self.map_rect, self.names)
 
     def draw_overlays(self, surface: pygame.Surface) -> None:
         """The module's shapes on the map now: command bubbles, zones, templates."""
@@ -236,16 +284,21 @@ class BattleDrawing:
                     pygame.draw.circle(surface, edge, self.view.tile_centre(f.tile), int(self.view.cell * 0.5), 2)
 
     def draw_panels(self, surface: pygame.Surface) -> None:
-        """The module's side panels and the figures that are not on the map, down the map's left edge."""
-        ui = self.app.ui
-        x, y = self.map_rect.x + ui.s(8), self.map_rect.y + ui.s(8)
-        width = min(ui.s(300), self.map_rect.w // 3)
-        off_map = [f for f in self.figs if f.tile is None and f.alive]
+        """The module's side panels and the figures that are not on the map, in the column left of it."""
+        ui, side = self.app.ui, self.side_rect
         self.panel_rects = []
+        if side.w <= 0:
+            return
+        pygame.draw.rect(surface, (30, 32, 38), side)
+        clip = surface.get_clip()
+        surface.set_clip(side)
+        x, y, width = side.x + ui.s(6), side.y + ui.s(6), side.w - ui.s(12)
         for p in self.panels:
             y = self.draw_panel(surface, p, x, y, width) + ui.s(6)
+        off_map = [f for f in self.figs if f.tile is None and f.alive]
         if off_map:
             self.draw_roster(surface, off_map, x, y, width)
+        surface.set_clip(clip)
 
     def draw_panel(self, surface: pygame.Surface, p, x: int, y: int, width: int) -> int:
         ui = self.app.ui
@@ -286,9 +339,9 @@ class BattleDrawing:
                         "center", max_width=int(w) - 4)
 
     def draw_roster(self, surface: pygame.Surface, figures, x: int, y: int, width: int) -> None:
-        """Figures off the map (a crew at its firing posts), each with its gauges."""
+        """Figures off the map (a crew at its firing posts): each its name, its gauges in words, and bars."""
         ui = self.app.ui
-        row = ui.s(26)
+        row = ui.s(40)
         box = pygame.Rect(x, y, width, ui.s(28) + len(figures) * row)
         self.panel_box(surface, box)
         ui.text(surface, tr("hud.off_map"), (x + ui.s(7), y + ui.s(5)), 18, ACCENT)
@@ -296,7 +349,9 @@ class BattleDrawing:
         for f in figures:
             ui.text(surface, self.names.get(f.id, f.name), (x + ui.s(7), ty), 16, side_colour(f.side),
                     max_width=width // 2)
-            self.draw_gauges(surface, f.gauges, pygame.Rect(x + width // 2, ty + ui.s(4), width // 2 - ui.s(10), 5))
+            draw_gauges(surface, f.gauges, pygame.Rect(x + width // 2, ty + ui.s(4), width // 2 - ui.s(10), 5))
+            words = " · ".join(gauge_label(g) for g in f.gauges)
+            ui.text(surface, words, (x + ui.s(7), ty + ui.s(18)), 14, MUTED, max_width=width - ui.s(14))
             ty += row
         self.panel_rects.append(box)
 
@@ -436,21 +491,6 @@ class BattleDrawing:
             if f is not None and f.tile is not None:
                 pygame.draw.circle(surface, (255, 120, 40), self.view.tile_centre(f.tile), int(self.view.cell * 0.6), 3)
 
-    def draw_floaters(self, surface: pygame.Surface) -> None:
-        """Wounds and kills rise over the figure for a moment after they happen."""
-        now = time.monotonic()
-        self.floaters = [fl for fl in self.floaters if now - fl[3] < FLOAT_SECONDS]
-        ui = self.app.ui
-        for k, (fid, text, colour, start) in enumerate(self.floaters):
-            f = self.figure(fid)
-            at = self.drawn_at(f) if f is not None else None
-            if at is None:
-                continue
-            t = (now - start) / FLOAT_SECONDS
-            x, y = self.view.to_screen(*at)
-            ui.text(surface, text, (x, y - int(self.view.cell * (0.6 + 0.8 * t)) - ui.s(14) * (k % 2)), 22, colour,
-                    "midbottom")
-
     def draw_ai_hint(self, surface: pygame.Surface) -> None:
         """Where the AI's last answer went, unless it concerns a figure this viewer may not see."""
         o = self.last_ai
@@ -539,7 +579,7 @@ class BattleDrawing:
         r = self.bar_rect
         pygame.draw.rect(surface, PANEL, r)
         if d is None or not human:
-            if d is not None:
+            if d is not None and d.side in self.ai_players:
                 ui.text(surface, tr("hud.waiting_ai"), (r.x + ui.s(12), r.centery), 20, MUTED, "midleft")
             return
         groups = self.groups(d)
@@ -650,22 +690,37 @@ class BattleDrawing:
         return ""
 
     def draw_figure_info(self, surface: pygame.Surface) -> None:
+        """The hovered figure named in full: its trade, gauges, side and every state with its picture;
+        the state under the mouse is lit and explained (its ``.tip`` words)."""
         ui = self.app.ui
         if self.hover_tile is None:
             return
         f = self.figure_at(self.hover_tile)
         if f is None:
             return
-        lines = [f.name, *(gauge_label(g) for g in f.gauges), side_name(f.side)]
-        lines += [marker_label(m) for m in f.markers]
-        w = max(ui.font(18).size(t)[0] for t in lines) + ui.s(14)
-        h = len(lines) * ui.s(18) + ui.s(10)
+        pointed = next((m for spot, fig, m in getattr(self, "badge_spots", ()) if fig.id == f.id
+                        and spot.collidepoint(ui.mouse)), None)
+        trade = tr(f"kind.{f.kind}", "") if f.kind and has(f"kind.{f.kind}") else (term(f.kind) if f.kind else "")
+        lines = [(f.name, None, TEXT)] + ([(trade, self.art.kind(f.kind), MUTED)] if trade else [])
+        lines += [(gauge_label(g), None, TEXT) for g in f.gauges] + [(side_name(f.side), None, side_colour(f.side))]
+        for m in f.markers:
+            lines.append((marker_label(m), self.art.marker(m.key), ACCENT if m is pointed else TEXT))
+            if m is pointed and has(f"marker.{m.key}.tip"):
+                lines += [(part, None, MUTED) for part in ui.wrap(tr(f"marker.{m.key}.tip"), 16, ui.s(300))]
+        row = ui.s(20)
+        w = max(ui.font(18).size(t)[0] for t, _, _ in lines) + ui.s(14) + row
+        h = len(lines) * row + ui.s(10)
         x, y = self.map_rect.x + ui.s(8), self.map_rect.bottom - h - ui.s(28)
         box = pygame.Rect(x, y, w, h)
         pygame.draw.rect(surface, (14, 15, 20), box, border_radius=ui.s(4))
         pygame.draw.rect(surface, side_colour(f.side), box, 1, border_radius=ui.s(4))
-        for i, t in enumerate(lines):
-            ui.text(surface, t, (x + ui.s(7), y + ui.s(5) + i * ui.s(18)), 18, TEXT)
+        for i, (text, picture, colour) in enumerate(lines):
+            ty = y + ui.s(5) + i * row
+            if picture is not None:
+                pic = self.sprites.picture(picture, row - ui.s(3))
+                if pic is not None:
+                    surface.blit(pic, (x + ui.s(5), ty))
+            ui.text(surface, text, (x + ui.s(7) + row, ty), 18, colour)
 
 
 def log_colour(side: int | None) -> tuple[int, int, int]:

@@ -19,7 +19,7 @@ from .hud import fmt_number, term
 from .i18n import LANGUAGES, has, key_label, language, tr, use_rules
 from .maplist import entry_for, list_maps, list_saves
 from .maprender import load_map_picture, thumbnail
-from .settings import AI_SPEEDS, DEFAULT_KEYS, UI_SCALES, autosave_path
+from .settings import AI_SPEEDS, ANIMATIONS, DEFAULT_KEYS, UI_SCALES, VOLUMES, autosave_path
 from .widgets import ACCENT, BAD, BG, MUTED, PANEL, TEXT, TextInput, side_colour
 
 MODES = ("hotseat", "vs-ai", "ai-vs-ai")
@@ -499,13 +499,17 @@ class SettingsScene(StillScene):
         bw = ui.s(130)
         rows = [("settings.language", "language", LANGUAGES, lambda v: tr(f"language.{v}")),
                 ("settings.ai_speed", "ai_speed", tuple(AI_SPEEDS), lambda v: tr(f"speed.{v}")),
-                ("settings.ui_scale", "ui_scale", UI_SCALES, lambda v: f"{int(v * 100)} %")]
+                ("settings.ui_scale", "ui_scale", UI_SCALES, lambda v: f"{int(v * 100)} %"),
+                ("settings.animations", "animations", ANIMATIONS, lambda v: tr(f"animations.{v}")),
+                ("settings.volume", "volume", VOLUMES, lambda v: f"{v} %"),
+                ("settings.sound", "muted", (False, True), lambda v: tr("settings.muted" if v else "settings.on")),
+                ("settings.camera", "camera_follow", (True, False), lambda v: tr("settings.on" if v else "settings.off"))]
         for title, name, values, label in rows:
             ui.text(surface, tr(title), (x, y + ui.s(8)), 22, ACCENT)
             for i, v in enumerate(values):
                 ui.button(surface, (x + ui.s(200) + i * (bw + ui.s(6)), y, bw, ui.s(34)), label(v),
                           lambda n=name, v=v: self.set(n, v), selected=(getattr(st, name) == v), size=18)
-            y += ui.s(48)
+            y += ui.s(42)
         y += ui.s(10)
         ui.text(surface, tr("settings.keys"), (x, y), 22, ACCENT)
         y += ui.s(32)

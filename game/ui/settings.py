@@ -1,4 +1,4 @@
-"""Player settings (language, AI speed, UI scale, key bindings) persisted in the user's config folder."""
+"""Player settings (language, AI speed, UI scale, sound, camera, animations, key bindings) persisted in the user's config folder."""
 from __future__ import annotations
 
 import json
@@ -13,6 +13,8 @@ from ..engine.save import write_atomic
 APP = "escarmouche"
 AI_SPEEDS = {"instant": 0, "fast": 250, "normal": 700, "slow": 1500}
 UI_SCALES = (0.8, 1.0, 1.25, 1.5)
+VOLUMES = (0, 25, 50, 75, 100)
+ANIMATIONS = ("normal", "fast", "off")
 DEFAULT_KEYS = {
     "end": "e", "undo": "z", "save": "s", "skip": "space", "terrain": "t", "cancel": "escape",
     "zoom_in": "=", "zoom_out": "-", "next_figure": "tab", "log": "l",
@@ -54,6 +56,10 @@ class Settings:
     language: str = "fr"
     ai_speed: str = "normal"
     ui_scale: float = 1.0
+    volume: int = 75
+    muted: bool = False
+    camera_follow: bool = True
+    animations: str = "normal"
     keys: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_KEYS))
 
     @property
@@ -74,7 +80,14 @@ class Settings:
             if data.get("ai_speed") in AI_SPEEDS:
                 s.ai_speed = data["ai_speed"]
             if float(data.get("ui_scale", 1.0)) in UI_SCALES:
-                s.ui_scale = float(data["ui_scale"])
+                s.ui_scale = float(data.get("ui_scale", 1.0))
+            if data.get("volume") in VOLUMES and not isinstance(data.get("volume"), bool):
+                s.volume = int(data["volume"])
+            if data.get("animations") in ANIMATIONS:
+                s.animations = data["animations"]
+            for flag in ("muted", "camera_follow"):
+                if isinstance(data.get(flag), bool):
+                    setattr(s, flag, data[flag])
             keys = data.get("keys") or {}
             s.keys.update({k: str(v) for k, v in keys.items() if k in DEFAULT_KEYS})
             return s

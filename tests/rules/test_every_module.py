@@ -47,7 +47,9 @@ def test_the_ai_answers_the_same_whatever_the_other_side_hides(rules_id):
     """Its answer is a function of its observation: drawing the other side's secrets afresh changes nothing."""
     rng = random.Random(7)
     checked = 0
-    for seed in range(3):
+    for seed in range(12):          # three games at least, more where random play ends a battle early
+        if seed >= 3 and checked > 10:
+            break
         match = first_playable_match(rules_id, seed)
         players = {s: RandomPlayer(seed * 2 + s) for s in match.rules.sides}
         for _ in range(300):

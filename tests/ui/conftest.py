@@ -20,7 +20,7 @@ def home(tmp_path, monkeypatch):
 
 @pytest.fixture
 def app(home):
-    settings = Settings(language="en", ai_speed="instant")
+    settings = Settings(language="en", ai_speed="instant", animations="off")   # tests of the animations turn them on
     a = App({"fps": 0}, settings)
     yield a
     import pygame

@@ -31,7 +31,7 @@ def test_save_quit_load_and_continue(app, home, tmp_path):
     assert not app.running
     pygame.quit()
 
-    again = App({"fps": 0}, Settings(language="en", ai_speed="instant"))
+    again = App({"fps": 0}, Settings(language="en", ai_speed="instant", animations="off"))
     again.push(MenuScene(again))
     steps(again, 1)
     click(again, button_at(again, "Load"))

@@ -44,6 +44,15 @@ from .steps import Act, Game, Opening, StartTurn, active_figure, points
 STATUS_MARKERS = ("alerted", "emp", "wolf_trapped", "lucky", "dodge_reroll", "wound_reroll", "double_attacks")
 
 
+def trade(f: Figure) -> str:
+    """A figure's trade, the loadout its gear matches (sniper, medic…), which the window draws it by; the
+    rank is a profile, not what a player tells figures apart by. Gear no loadout has: its firearm."""
+    if f.medipack:
+        return next((name for name, lo in data()["loadouts"].items() if lo["medipack"]), f.weapon)
+    return next((name for name, lo in data()["loadouts"].items() if lo["shooting"] == f.weapon and not lo["medipack"]),
+                f.weapon)
+
+
 class Eisdrachen(RuleModule):
     id = "eisdrachen"
     version = "1"
@@ -189,7 +198,7 @@ class Eisdrachen(RuleModule):
             elif f.activated:
                 marks.append("activated")
             out.append(FigureView(f.id, f.side, f.tile, f.name, (Gauge("pv", f.pv, f.max_pv),),
-                                  tuple(Marker(m) for m in marks), f.alive, kind=f.rank))
+                                  tuple(Marker(m) for m in marks), f.alive, kind=trade(f)))
         return out
 
     def tokens(self, state: State, viewer: int | None) -> list[TokenView]:

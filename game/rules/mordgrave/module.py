@@ -24,8 +24,16 @@ from . import roster
 from .combat import ranged_weapon, template_tiles
 from .odds import melee_odds, shot_odds, template_odds
 from .options import bubble, in_bubble
-from .state import DATA_FILE, PROFILE, Game, State, data, rule
+from .state import DATA_FILE, PROFILE, Figure, Game, State, data, rule
 from .steps import DoubleShot, Melee, points, refill
+
+
+def weapon_of_choice(f: Figure) -> str:
+    """What a warrior fights with, which the window draws it by: its ranged weapon, else its main one (a
+    crossbowman and a pikeman of one warband are told apart by it; Chief and Champion are markers)."""
+    if f.ranged:
+        return f.ranged[0].weapon
+    return f.main or "unarmed"
 
 
 class Mordgrave(RuleModule):
@@ -123,7 +131,7 @@ class Mordgrave(RuleModule):
             elif f.id in commanded and f.alive:
                 marks.append(Marker("commanded"))
             out.append(FigureView(f.id, f.side, f.tile, f.name, (Gauge("vit", f.vit, f.Vit, "pips"),), tuple(marks),
-                                  f.alive, kind=f.role))
+                                  f.alive, kind=weapon_of_choice(f)))
         return out
 
     def _bubble(self, state: State, leader_id: str, origin, members) -> Overlay:

@@ -1,0 +1,113 @@
+"""The dice tray: the dice of the rolls just made, the score they needed, and which of them succeeded.
+
+A ``dice`` event carries its faces and, when a score is needed, ``needed``: a threshold (5 means 5 or
+more) or a range of faces ("1-3"). A face is a success when it meets it; an event that carries a
+``total`` (a die plus modifiers) is judged by that total instead, and its faces are not marked.
+"""
+from __future__ import annotations
+
+import pygame
+
+from .i18n import tr
+from .widgets import GOOD, MUTED, TEXT
+
+PIPS = {1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1)),
+        4: ((-1, -1), (1, -1), (-1, 1), (1, 1)), 5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+        6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1))}
+TUMBLE = 0.35       # the dice tumble this long before they settle on their faces
+MOST_DICE = 12      # a bigger handful shows its first twelve and counts the rest
+
+
+def meets(face: int, needed) -> bool | None:
+    """Whether a face meets what is needed (None: nothing is needed, or the rule is unknown)."""
+    if isinstance(needed, bool):
+        return None
+    if isinstance(needed, int):
+        return face >= needed
+    if isinstance(needed, str):
+        low, sep, high = needed.partition("-")
+        try:
+            return int(low) <= face <= int(high) if sep else face >= int(low.rstrip("+"))
+        except ValueError:
+            return None
+    return None
+
+
+def needed_words(data: dict) -> str:
+    needed = data.get("needed")
+    if needed is None or isinstance(needed, bool):
+        return ""
+    if isinstance(needed, int):
+        return tr("tray.needed", n=needed)
+    return tr("tray.needed_faces", n=needed)
+
+
+def draw_tray(surface: pygame.Surface, ui, rolls, clock: float, area: pygame.Rect, names: dict[str, str]) -> None:
+    """The latest rolls, one row each (the dice, then what they were for and what they needed), newest at
+    the bottom, in a box at the bottom centre of ``area``."""
+    if not rolls:
+        return
+    size = ui.s(24)
+    gap = ui.s(4)
+    rows = []
+    for clip in rolls:
+        d = clip.data
+        faces = [int(v) for v in d.get("faces", ())]
+        who = d.get("who")
+        who_words = names.get(who, "") if isinstance(who, str) else (tr(f"side.{who}", "") if isinstance(who, int)
+                                                                      else tr("log.each_side"))
+        purpose = str(d.get("purpose", ""))
+        title = " · ".join(p for p in (tr(f"purpose.{purpose}", purpose.replace("_", " ")), who_words) if p)
+        total = d.get("total")
+        note = needed_words(d)
+        if isinstance(total, int) and note:
+            note = tr("tray.total", total=total) + " · " + note
+        if isinstance(d.get("successes"), int):
+            note = (note + " · " if note else "") + tr("tray.successes", n=d["successes"])
+        dice_w = min(len(faces), MOST_DICE) * (size + gap) + (ui.s(30) if len(faces) > MOST_DICE else 0)
+        rows.append((clip, faces, title, note, total, dice_w))
+    text_w = max(max(ui.font(16).size(r[2])[0], ui.font(14).size(r[3])[0]) for r in rows)
+    dice_w = max(r[5] for r in rows)
+    width = min(area.w - ui.s(20), dice_w + text_w + ui.s(24))
+    row_h = size + ui.s(10)
+    box = pygame.Rect(0, 0, width, row_h * len(rows) + ui.s(6))
+    box.midbottom = (area.centerx, area.bottom - ui.s(28))
+    shade = pygame.Surface(box.size, pygame.SRCALPHA)
+    shade.fill((10, 11, 16, 225))
+    surface.blit(shade, box)
+    pygame.draw.rect(surface, (120, 110, 80), box, 1, border_radius=ui.s(5))
+    y = box.y + ui.s(8)
+    text_x = box.x + ui.s(10) + dice_w + ui.s(6)
+    for clip, faces, title, note, total, _ in rows:
+        tumbling = clock - clip.start < TUMBLE
+        x = box.x + ui.s(10)
+        sides = int(clip.data.get("sides", 6) or 6)
+        judged = not isinstance(total, int)
+        for k, face in enumerate(faces[:MOST_DICE]):
+            shown = ((face * 7 + k * 3 + int(clock * 20)) % sides) + 1 if tumbling else face
+            ok = None if tumbling or not judged else meets(face, clip.data.get("needed"))
+            draw_die(surface, pygame.Rect(x, y, size, size), shown, sides, ok, ui)
+            x += size + gap
+        if len(faces) > MOST_DICE:
+            ui.text(surface, f"+{len(faces) - MOST_DICE}", (x, y + size // 2), 16, MUTED, "midleft")
+        room = box.right - text_x - ui.s(6)
+        ui.text(surface, title, (text_x, y - ui.s(3)), 16, TEXT, max_width=room)
+        if note and not tumbling:
+            ui.text(surface, note, (text_x, y + size // 2 + ui.s(1)), 14, MUTED, max_width=room)
+        y += row_h
+
+
+def draw_die(surface: pygame.Surface, rect: pygame.Rect, face: int, sides: int, ok: bool | None, ui) -> None:
+    """One die: pips for a six-sided one, its number otherwise; a success lit green, a failure dimmed."""
+    body = (235, 232, 220) if ok is None else ((200, 240, 200) if ok else (120, 118, 112))
+    pygame.draw.rect(surface, body, rect, border_radius=max(2, rect.w // 6))
+    edge = GOOD if ok else ((70, 70, 70) if ok is None else (60, 60, 60))
+    pygame.draw.rect(surface, edge, rect, 3 if ok else 1, border_radius=max(2, rect.w // 6))
+    ink = (25, 25, 25) if ok is not False else (55, 55, 55)
+    if sides == 6 and face in PIPS:
+        step = rect.w * 0.26
+        for dx, dy in PIPS[face]:
+            pygame.draw.circle(surface, ink, (int(rect.centerx + dx * step), int(rect.centery + dy * step)),
+                               max(2, rect.w // 10))
+    else:
+        ui.text(surface, str(face), rect.center, 16, ink, "center")

@@ -1,0 +1,147 @@
+"""The Voyageurs AI answers every decision kind of both modes from its side's observation, with the
+defaults of voyageurs.md §5.17."""
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from game.engine.battlefield import Battlefield
+from game.engine.match import Match, Observation
+from game.engine.protocol import Army
+from game.engine.save import new_match
+from game.rules.voyageurs.ai import VoyageursAI
+from game.rules.voyageurs.flow import FlightCheck, TruceCheck
+from game.rules.voyageurs.ground import Act, Strike
+
+from tests.rules.voyageurs_helpers import AIR, GROUND, aerial, answer, fig, ground, in_round, play, run
+
+MAPS = Path(__file__).resolve().parents[2] / "maps"
+
+
+def ask(rules, state, events=()) -> str:
+    d = rules.pending(state) if state.steps.waiting is None else state.steps.waiting
+    obs = Observation(d.side, rules, rules.observe(state, d.side), state.battlefield, tuple(events), state.max_turns)
+    key = VoyageursAI(1).choose(obs, d)
+    assert d.option(key) is not None
+    return key
+
+
+def test_ai_games_answer_every_decision_kind_they_meet_in_both_modes():
+    kinds: Counter = Counter()
+    for rules, map_name in (("voyageurs", "ruined_town"), ("voyageurs_aerial", "sky_deck")):
+        for seed in range(3):
+            match = new_match(MAPS / f"{map_name}.tmx", rules, seed)
+            players = {s: VoyageursAI(seed * 2 + s) for s in (0, 1)}
+            while match.pending is not None:
+                d = match.pending
+                kinds[(rules, d.kind)] += 1
+                match.answer(match.ask(players[d.side]))
+            assert match.outcome is not None
+    assert {k for r, k in kinds if r == "voyageurs"} >= {"initiative", "action", "flight"}
+    assert {k for r, k in kinds if r == "voyageurs_aerial"} >= {"action"}
+
+
+def test_intercept_when_the_ally_has_fewer_pv_than_the_protector():
+    for ally_pv, expected in ((5, "intercept:a1"), (18, "let_through")):     # the protector has 14
+        st = ground([fig("scout", (1, 1)), fig("fighter", (2, 1), pv=ally_pv)], [fig("healer", (8, 1))])
+        in_round(st, {"a1": 17, "a2": 17, "b1": 15}, active="b1")
+        st.fig("a1").protecting = st.fig("a1").interception = True
+        run(st, [], Strike("b1", "a2", "pistol", False))
+        assert ask(GROUND, st) == expected
+
+
+def test_flee_having_lost_half_the_starting_combatants_with_the_best_agi_plus_esp():
+    st = ground([fig("scout", (1, 1)), fig("healer", (1, 3)), fig("fighter", (1, 5), pv=0)],
+                [fig("gunner", (9, 1))])
+    in_round(st, {"a1": 19, "a2": 18, "a3": 17, "b1": 15})
+    st.fig("a3").status = "unconscious"
+    st.battle.slots = []
+    run(st, [], FlightCheck("battle"))
+    assert ask(GROUND, st) == "stay"            # one of three down: not half
+    st.fig("a2").pv, st.fig("a2").status = 0, "unconscious"
+    st.fig("b1").initiative = 5
+    st.steps.waiting = None
+    st.steps.steps.clear()
+    run(st, [], FlightCheck("battle"))
+    assert ask(GROUND, st) == "flee:a1"         # scout AGI 7 + ESP 4
+
+
+def test_accept_a_truce_only_with_fewer_pv_than_the_proposer():
+    for pv, expected in ((3, "accept_truce"), (18, "refuse_truce")):
+        st = ground([fig("fighter", (1, 1), pv=pv)], [fig("fighter", (9, 1), pv=10)])
+        in_round(st, {"a1": 17, "b1": 15})
+        st.known[0].append("fighter")
+        st.battle.truce.append(1)
+        run(st, [], TruceCheck())
+        assert ask(GROUND, st) == expected
+
+
+def test_hold_back_only_when_the_objective_is_capture():
+    for objective, action in (("defeat", "attack"), ("capture", "hold_back")):
+        st = ground([fig("fighter", (1, 1))], [fig("scout", (2, 1))], objective=objective)
+        in_round(st, {"a1": 17, "b1": 15}, active="a1")
+        st.known[0].append("scout")
+        run(st, [], Act("a1"))
+        assert ask(GROUND, st).startswith(action + ":b1")
+
+
+def test_an_energy_plant_goes_to_a_gunner_whose_gun_is_nearly_empty():
+    st = ground([fig("gunner", (1, 1), pe=1)], [fig("scout", (15, 1))])
+    in_round(st, {"a1": 17, "b1": 15}, active="a1")
+    st.known[0].append("scout")
+    run(st, [], Act("a1"))
+    assert ask(GROUND, st) == "use:energy_plant:a1"
+
+
+def test_with_nothing_to_strike_and_nowhere_to_go_it_protects_the_ally_beside_it():
+    bf = Battlefield.open_ground(20, 12)
+    for x, y in ((0, 0), (1, 0), (2, 0), (3, 0), (0, 1), (3, 1), (0, 2), (1, 2), (2, 2), (3, 2)):
+        bf.blocks_move[y, x] = True
+    st = ground([fig("fighter", (1, 1), items=[]), fig("scout", (2, 1))], [fig("gunner", (18, 10))], bf=bf)
+    in_round(st, {"a1": 17, "a2": 16, "b1": 15}, active="a1")
+    st.known[0].append("gunner")
+    run(st, [], Act("a1"))
+    assert not any(o.action in ("move", "sprint", "attack") for o in st.steps.waiting.options)
+    assert ask(GROUND, st) == "protect"
+    st.fig("a2").pv, st.fig("a2").status = 0, "unconscious"
+    assert ask(GROUND, st) == "observe"          # an ally lying senseless is no one to stand guard with
+
+
+def test_a_knowledge_test_is_taken_first_since_it_is_free():
+    st = ground([fig("healer", (1, 1))], [fig("scout", (9, 1))])
+    in_round(st, {"a1": 17, "b1": 15}, active="a1")
+    run(st, [], Act("a1"))
+    assert ask(GROUND, st) == "know:scout"
+
+
+def test_board_when_the_crew_outnumbers_the_enemy_crew():
+    crew = [{"kind": "fighter", "pilot": True}] + [{"kind": "fighter"}] * 4
+    for n, boards in ((2, True), (5, False)):
+        st = aerial([{"kind": "armed_transport", "case": 3, "speed": 20}] + crew,
+                    [{"kind": "light_transport", "case": 4}] + crew[:n])
+        assert (ask(AIR, st) == "board:bt") == boards
+
+
+def test_send_defenders_and_fire_back_after_each_deck_round():
+    crew = [{"kind": "fighter", "pilot": True}] + [{"kind": "fighter"}] * 4
+    armies = [Army(0, "A", [{"kind": "armed_transport", "case": 3, "speed": 20}] + crew),
+              Army(1, "B", [{"kind": "light_transport", "case": 4}] + crew[:3])]
+    match = Match(Battlefield.open_ground(20, 12), AIR, armies, seed=4)
+    match.answer("board:bt")
+    players = {s: VoyageursAI(s) for s in (0, 1)}
+    assert match.ask(players[1]).startswith("defend:")
+    for _ in range(100):
+        if match.pending.kind == "counter":
+            break
+        match.answer(match.ask(players[match.pending.side]))
+    assert match.pending.kind == "counter" and match.ask(players[1]) == "fire:at"
+    assert len(match.state.boarding.defenders) == 2
+
+
+def test_talk_is_left_with_back_and_the_roll_is_made():
+    st = ground([fig("fighter", (1, 1))], [fig("scout", (9, 1))])
+    assert ask(GROUND, st) == "roll"
+    in_round(st, {"a1": 17, "b1": 15}, active="a1")
+    run(st, [], Act("a1"))
+    answer(st, "talk")
+    assert ask(GROUND, st) == "back"
