@@ -9,7 +9,7 @@ import pytest
 
 from game.ai.random_player import RandomPlayer
 from game.cli import main
-from game.engine.battlefield import Battlefield
+from game.engine.battlefield import Battlefield, MapObject
 from game.engine.match import Match
 from game.engine.protocol import Army
 from game.engine.save import new_match, save_match
@@ -229,12 +229,32 @@ def test_a_truce_proposed_in_the_round_and_accepted_at_its_end_is_a_draw():
     assert GROUND.outcome(st).winner is None and GROUND.outcome(st).reason == "truce"
 
 
-def test_at_the_turn_limit_the_side_with_more_standing_wins():
+def limit_match(objects=(), hurt: int = 0) -> Match:
+    """Two scouts against one gunner, one round, every activation ended at once; the gunner has lost
+    ``hurt`` PV before it starts."""
     bf = Battlefield.open_ground(30, 12)
+    bf.objects = list(objects)
     armies = [Army(0, "A", [fig("scout", (1, 1)), fig("scout", (1, 3))]), Army(1, "B", [fig("gunner", (28, 1))])]
     match = Match(bf, GROUND, armies, seed=2, max_turns=1)
+    gunner = next(c for c in match.state.combatants.values() if c.side == 1)
+    gunner.pv -= hurt
     while match.pending is not None:
         d = match.pending
         match.answer(next((o.key for o in d.options if o.action in ("end", "stay", "roll", "refuse_truce")),
                           d.options[0].key))
-    assert (match.outcome.winner, match.outcome.reason) == (0, "time")
+    return match
+
+
+def points_of(outcome) -> list[int]:
+    return [w.as_dict()["points"] for w in outcome.details if w.key == "result.points"]
+
+
+def test_at_the_turn_limit_points_decide_pv_taken_and_objectives_held_not_the_head_count():
+    """Project default (engine/objectives.py): PV taken from the enemy plus the objectives held, a standard
+    combatant's PV max (10 + the roster's mean CON, rounded down: 15) per figure an objective is worth."""
+    level = limit_match().outcome
+    assert (level.winner, level.reason, points_of(level)) == (None, "points", [0, 0])
+    hurt = limit_match(hurt=3).outcome
+    assert (hurt.winner, hurt.reason, points_of(hurt)) == (0, "points", [3, 0])
+    held = limit_match([MapObject("objective", "well", ((28, 1),), {"worth": "1"})], hurt=3).outcome
+    assert (held.winner, points_of(held)) == (1, [3, 15])

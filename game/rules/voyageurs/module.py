@@ -7,9 +7,13 @@ from pathlib import Path
 
 from ...engine.battlefield import Battlefield
 from ...engine.deploy import deploy
+from ...engine.objectives import TURN_LIMIT
+from ...engine.objectives import overlays as objective_overlays
+from ...engine.objectives import panel as objective_panel
 from ...engine.protocol import Army, Outcome, RuleModule, Words
 from ...errors import RulesError
 from . import flow, views
+from .fight import points
 from .model import AERIAL, DEAD, GROUND, UNCONSCIOUS, UP, DATA_FILE, Fight, Game, State, data
 from .odds import odds
 from .setup import (aerial_problems, build_combatant, build_transport, free_names, is_transport, map_objects,
@@ -115,6 +119,8 @@ class Voyageurs(RuleModule):
         for c in state.combatants.values():
             details.append(Words(f"result.combatant.{c.status}", side=c.side, name=c.name, pv=c.pv,
                                  max=c.max_pv, pe=c.pe, max_pe=c.max_pe))
+        if state.reason == TURN_LIMIT:
+            details += points(state).lines()
         return Outcome(state.winner, state.reason, tuple(details))
 
     # --- what each side sees ---------------------------------------------------------------
@@ -123,7 +129,11 @@ class Voyageurs(RuleModule):
         return views.figures(state, viewer)
 
     def panels(self, state: State, viewer: int | None):
-        return views.panels(state, viewer)
+        found = objective_panel(state.battlefield, self.figures(state, viewer))
+        return views.panels(state, viewer) + ([found] if found else [])
+
+    def overlays(self, state: State, viewer: int | None):
+        return objective_overlays(state.battlefield)
 
     def objects(self, state: State, viewer: int | None):
         return views.objects(state)
