@@ -250,15 +250,16 @@ def figure_value() -> int:
     return d["pools"]["pv_base"] + sum(cons) // len(cons)
 
 
-def points(st: State) -> Score:
+def points(st: State, believed: Callable[[Combatant], tuple[int, int]] | None = None) -> Score:
     """The project default at the turn limit (docs/rules-voyageurs.md): PV taken from the enemy's
     combatants (a combatant's whole PV max once unconscious, dead, captured or lost) and from its
     transports' hull (the whole hull once destroyed or captured), plus the map's objectives held by
-    combatants standing on them."""
+    combatants standing on them. ``believed`` gives a combatant's (PV, PV max) as a side estimates them
+    when it does not know them (the AI); by default they are read from the state."""
     pieces = []
     for c in st.combatants.values():
-        whole = c.max_pv
-        lost = whole - max(0, min(whole, c.pv)) if c.status in (UP, FLED) else whole
+        pv, whole = believed(c) if believed is not None else (c.pv, c.max_pv)
+        lost = whole - max(0, min(whole, pv)) if c.status in (UP, FLED) else whole
         pieces.append(Piece(c.side, c.tile if c.conscious else None, whole, lost))
     for t in st.transports.values():
         lost = t.max_pv - max(0, t.pv) if t.status in (FLYING, FLED) else t.max_pv

@@ -155,7 +155,7 @@ class Voyageurs(RuleModule):
     def tactical_ai(self, seed: int, level: str = "normal"):
         from .ai import VoyageursAI
 
-        return VoyageursAI(seed)
+        return VoyageursAI(seed, level)
 
     # --- checks ----------------------------------------------------------------------------
 
