@@ -147,7 +147,7 @@ def play_game(match: Match, players: dict, report: Report, check_invariants: boo
         t0 = time.process_time()
         key = player.choose(match.observe(decision.side), decision)
         report.decision_ms.setdefault(names[decision.side], []).append((time.process_time() - t0) * 1000)
-        match.answer(key)
+        match.answer(key, undoable=False)
         if check_invariants:
             found = engine_invariants(match) + match.rules.check_invariants(match.state)
             report.violations.extend(f"seed {match.seed} answer {len(match.answers)}: {v}" for v in found)

@@ -34,6 +34,9 @@ def main() -> int:
         print(f"map {result['map']}, {result['figures']} figures, {v['view']} (zoom {v['zoom']}), every overlay on: "
               f"median {v['median_ms']:.2f} ms, p95 {v['p95_ms']:.2f} ms, max {v['max_ms']:.2f} ms per frame; "
               f"one full-screen blit {result['blit_ms']:.2f} ms; peak memory {result['rss_mb']:.0f} MB")
+    if "walking" in result:
+        w = result["walking"]
+        print(f"while a figure walks: median {w['median_ms']:.2f} ms, p95 {w['p95_ms']:.2f} ms per frame")
     return 0
 
 

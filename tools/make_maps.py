@@ -667,11 +667,14 @@ def write_map(name: str, m: Grid, props: dict) -> None:
 
 
 MAPS = {
-    "ruined_town": (ruined_town, {"name": "Ville en ruines", "cm_per_tile": 2.5, "landscape": "hostile"}),
-    "forest_village": (forest_village, {"name": "Village forestier", "cm_per_tile": 2.5, "landscape": "settled"}),
-    "great_battlefield": (great_battlefield, {"name": "Grande bataille", "cm_per_tile": 2.5,
-                                              "landscape": "wild"}),
-    "sky_deck": (sky_deck, {"name": "Pont du navire volant", "cm_per_tile": 2.5, "landscape": "remote"}),
+    "ruined_town": (ruined_town, {"title": "Ruined town", "title_fr": "Ville en ruines", "cm_per_tile": 2.5,
+                                  "landscape": "hostile"}),
+    "forest_village": (forest_village, {"title": "Forest village", "title_fr": "Village forestier",
+                                        "cm_per_tile": 2.5, "landscape": "settled"}),
+    "great_battlefield": (great_battlefield, {"title": "Great battlefield", "title_fr": "Grande bataille",
+                                              "cm_per_tile": 2.5, "landscape": "wild"}),
+    "sky_deck": (sky_deck, {"title": "Deck of the flying ship", "title_fr": "Pont du navire volant",
+                            "cm_per_tile": 2.5, "landscape": "remote"}),
 }
 
 OBJECT_COLOURS = {"spawn": None, "objective": (250, 220, 60), "trap": (220, 40, 40),

@@ -32,9 +32,15 @@ class MapEntry:
     cm_per_tile: float
     shipped: bool = False
     error: str = ""
+    titles: tuple[tuple[str, str], ...] = ()      # (language, title) from ``title_<lang>`` properties
 
     def __fspath__(self) -> str:
         return str(self.path)
+
+    def title(self, lang: str) -> str:
+        """The map's title in ``lang``: its ``title_<lang>`` property, else its ``title`` (or older
+        ``name``), else the file name."""
+        return dict(self.titles).get(lang, self.name)
 
 
 def shipped_maps_dir() -> Path:
@@ -117,4 +123,6 @@ def read_entry(path: Path, shipped: bool = False) -> MapEntry | None:
         cm = DEFAULT_CM_PER_TILE
     if cm <= 0:
         cm = DEFAULT_CM_PER_TILE
-    return MapEntry(path, str(props.get("name") or path.stem), size, cm, shipped)
+    titles = tuple(sorted((str(k)[6:], str(v)) for k, v in props.items()
+                          if isinstance(k, str) and k.startswith("title_") and len(k) > 6 and v))
+    return MapEntry(path, str(props.get("title") or props.get("name") or path.stem), size, cm, shipped, "", titles)

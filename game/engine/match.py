@@ -80,7 +80,9 @@ class Match:
     def over(self) -> bool:
         return self.pending is None
 
-    def answer(self, choice: str | Option) -> list[Event]:
+    def answer(self, choice: str | Option, undoable: bool = True) -> list[Event]:
+        """Apply one answer. ``undoable`` False: no snapshot for undo is taken (a replay or a headless
+        game, where copying the state before every answer was a fifth of the work)."""
         decision = self.pending
         key = choice.key if isinstance(choice, Option) else str(choice)
         if decision is None:
@@ -89,12 +91,11 @@ class Match:
         if option is None:
             raise IllegalAnswer(f"answer {len(self.answers) + 1}",
                                 f"'{key}' is not a legal option of the pending '{decision.kind}' decision")
-        snapshot = _Snapshot(copy.deepcopy(self.state),
-                             self.battlefield.door.copy(),
-                             self.dice._rng.getstate(), self.dice.count, len(self.log))
+        snapshot = _Snapshot(copy.deepcopy(self.state), self.battlefield.door.copy(), self.dice._rng.getstate(),
+                             self.dice.count, len(self.log)) if undoable else None
         events = self.rules.apply(self.state, option, self.dice)
         self.last_rolls = self.dice.take_rolls()
-        self._undo = snapshot if self.dice.count == snapshot.dice_count else None
+        self._undo = snapshot if snapshot is not None and self.dice.count == snapshot.dice_count else None
         self.answers.append(key)
         self.log.extend(events)
         self._pending_valid = False

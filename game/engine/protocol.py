@@ -127,12 +127,17 @@ class FigureView:
 
 @dataclass
 class TokenView:
-    """A token on the ground as one viewer sees it: ``kind`` is "unknown" when face down to it."""
+    """A token on the ground as one viewer sees it: ``kind`` is "unknown" when face down to it.
+
+    ``radius`` is how near, in pas, a figure passing by sets it off (a trap token's trigger radius),
+    for the path preview to warn of; None when the rules give none.
+    """
 
     id: str
     tile: Tile
     owner: int
     kind: str
+    radius: float | None = None
 
 
 @dataclass
@@ -358,6 +363,15 @@ class RuleModule(ABC):
     def odds(self, state: Any, option: Option) -> Odds | None:
         """Exact odds of an option that rolls dice, from ``state`` (an observation when a side asks);
         None for one that does not."""
+        return None
+
+    def notice(self, event: Event) -> Words | None:
+        """What the window announces on screen, in plain words, for a notable event (a side change, a
+        rout, a trap going off, an ambush firing, a critical), beside its line in the log; None for an
+        event the log alone tells. By default an event is notable when it carries the fact
+        ``notable=True``, and its words are ``notice.<kind>`` filled with its facts."""
+        if isinstance(event.data, dict) and event.data.get("notable") is True:
+            return Words(f"notice.{event.kind}", **event.data)
         return None
 
     def turn(self, state: Any) -> int:

@@ -88,8 +88,13 @@ def _keep_previous(path: Path) -> None:
     os.replace(staging, bak)
 
 
-def save_match(match: Match, path: str | Path) -> None:
-    write_atomic(path, json.dumps(to_json(match), indent=1))
+def save_match(match: Match, path: str | Path, window: dict | None = None) -> None:
+    """Write the match; ``window`` is what the window keeps of its view (its zoom), which loading the
+    match ignores and the window reads back."""
+    data = to_json(match)
+    if window:
+        data["window"] = window
+    write_atomic(path, json.dumps(data, indent=1))
 
 
 def read_save(path: str | Path) -> dict:
@@ -176,7 +181,7 @@ def match_from_json(data: dict, place: str = "save", map_override: str | Path | 
         raise SaveError(place, f"its armies cannot be set up ({e.__class__.__name__}: {e})") from None
     for i, key in enumerate(answers, 1):
         try:
-            match.answer(key)
+            match.answer(key, undoable=i == len(answers))     # the last one may still be taken back
         except EscarmoucheError as e:
             raise SaveError(place, f"answer {i} of {len(answers)} does not replay: {e.message}") from None
     return match

@@ -73,7 +73,7 @@ TERRAIN_PRESETS: dict[str, dict] = {
 FEATURE_PROPERTIES = (set(BOOL_FEATURES) | {"wall", "cover", "door", "terrain", "terrain_cost",
                                            "exit", "hazard"})
 COLLISION_PROPERTIES = ("collides", "collision", "solid", "blocked")
-MAP_PROPERTIES = ("cm_per_tile", "landscape", "name")
+MAP_PROPERTIES = ("cm_per_tile", "landscape", "name", "title")
 OBJECT_PROPERTIES = ("side", "level", "state", "weapon", "item", "owner", "decoy", "effect", "test",
                      "range", "A", "F")
 KNOWN_NAMES = sorted(FEATURE_PROPERTIES | set(COLLISION_PROPERTIES) | set(MAP_PROPERTIES)

@@ -25,6 +25,7 @@ TRAY_HOLD = 2.5             # the dice stay in the tray this long after the sequ
 TIMING = {"shot": (0.5, 0.4), "lunge": (0.45, 0.4), "throw": (0.9, 0.9), "blast": (0.7, 0.45),
           "trap": (0.7, 0.5), "puff": (0.7, 0.45), "wound": (FLOAT_SECONDS, 0.3), "heal": (FLOAT_SECONDS, 0.3),
           "death": (0.8, 0.5), "dice": (0.45, 0.35)}
+FIGURE_KINDS = ("walk", "lunge", "wound", "heal", "death")      # the clips that change how their figure looks
 KINDS = ("walk", "shot", "lunge", "throw", "blast", "trap", "puff", "wound", "heal", "death", "dice")
 
 
@@ -79,6 +80,7 @@ class Timeline:
         self.cursor = 0.0           # where the next public clip starts: the end of the sequence
         self.started: set[int] = set()
         self.batches = 0
+        self._memo: tuple = (None, ([], {}))
 
     # --- building ----------------------------------------------------------------------
 
@@ -224,20 +226,44 @@ class Timeline:
         """Something is still being drawn from the clock."""
         return any(c.start - 1e-9 <= self.clock < c.end for c in self.clips) or self.busy
 
+    def _now(self) -> tuple[list[Clip], dict[str, list[Clip]]]:
+        """The clips playing now, and every clip by the figure it is about: worked out once a frame
+        (every figure drawn asks)."""
+        now = (self.clock, len(self.clips), self.batches)
+        if self._memo[0] != now:
+            by_figure: dict[str, list[Clip]] = {}
+            for c in self.clips:
+                if c.figure is not None:
+                    by_figure.setdefault(c.figure, []).append(c)
+            self._memo = (now, ([c for c in self.clips if c.start <= self.clock < c.end], by_figure))
+        return self._memo[1]
+
     def playing(self, kind: str | None = None) -> list[Clip]:
-        return [c for c in self.clips if c.start <= self.clock < c.end and (kind is None or c.kind == kind)]
+        return [c for c in self._now()[0] if kind is None or c.kind == kind]
+
+    def of(self, fid: str) -> list[Clip]:
+        return self._now()[1].get(fid, [])
+
+    def involved(self) -> frozenset[str]:
+        """The figures some clip of the answers shown now is about, but the dead whose death has been
+        shown: drawn anew each frame while clips play (they walk, lunge, flash, fade, or look as before
+        the answer until their clip starts), so the rest of the screen is kept from the answer until
+        its clips are forgotten."""
+        return frozenset(fid for fid, clips in self._now()[1].items()
+                         if any(c.kind in FIGURE_KINDS for c in clips)
+                         and not any(c.kind == "death" and c.end <= self.clock for c in clips))
 
     def waiting(self, fid: str) -> bool:
         """A clip about this figure has not started: it is still drawn as it was before the answer."""
-        return any(c.figure == fid and c.start > self.clock and c.kind != "dice" for c in self.clips)
+        return any(c.start > self.clock and c.kind != "dice" for c in self.of(fid))
 
     def dying(self, fid: str) -> Clip | None:
-        return next((c for c in self.clips if c.kind == "death" and c.figure == fid and c.end > self.clock), None)
+        return next((c for c in self.of(fid) if c.kind == "death" and c.end > self.clock), None)
 
     def position(self, fid: str, tile) -> tuple[float, float]:
         """Where a figure is drawn now, in world coordinates: along its walk, else where it stands."""
-        for c in self.clips:
-            if c.kind != "walk" or c.figure != fid:
+        for c in self.of(fid):
+            if c.kind != "walk":
                 continue
             path = c.data["path"]
             if self.clock < c.start:
@@ -252,8 +278,8 @@ class Timeline:
 
     def lunge(self, fid: str) -> tuple[float, float]:
         """How far a figure leans out of its tile now (towards the enemy it strikes), in tiles."""
-        for c in self.playing("lunge"):
-            if c.figure == fid:
+        for c in self.of(fid):
+            if c.kind == "lunge" and c.start <= self.clock < c.end:
                 (ax, ay), (bx, by) = c.data["from"], c.data["to"]
                 k = 0.45 * math.sin(math.pi * c.progress(self.clock))
                 return (bx - ax) * k, (by - ay) * k
@@ -261,8 +287,8 @@ class Timeline:
 
     def flash(self, fid: str) -> tuple[int, int, int] | None:
         """The colour a figure flashes now (hurt red, healed green), or None."""
-        for c in self.playing():
-            if c.figure == fid and c.kind in ("wound", "heal") and self.clock - c.start < 0.3:
+        for c in self.of(fid):
+            if c.kind in ("wound", "heal") and c.start <= self.clock < c.end and self.clock - c.start < 0.3:
                 return (255, 60, 40) if c.kind == "wound" else (90, 240, 120)
         return None
 

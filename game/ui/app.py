@@ -13,6 +13,7 @@ from pathlib import Path
 import pygame
 
 from ..errors import EscarmoucheError
+from . import glossary
 from .i18n import set_language, tr
 from .icons import ICON_DIR
 from .settings import Settings
@@ -43,6 +44,8 @@ class App:
         except (pygame.error, FileNotFoundError):
             pass    # the window keeps the system's default icon
         self.ui = UI(self.settings.ui_scale)
+        self.ui.fit(self.screen.get_size())
+        self.ui.glossary = glossary.notes       # a tooltip says what the rules terms it uses mean
         self.clock = pygame.time.Clock()
         self.scenes: list = []
         self.running = True
@@ -111,23 +114,33 @@ class App:
             self.message = ""
             if self.ui.click(event.pos):
                 return
+        if event.type == pygame.MOUSEWHEEL and self.ui.wheel(self.ui.mouse, event.y):
+            return
         if self.scene is not None:
             self.scene.handle(event)
 
     def draw(self) -> None:
+        self.ui.fit(self.screen.get_size())
         self.ui.begin_frame()
         if self.scene is not None:
             self.scene.draw(self.screen)
         if self.message:
-            w = self.screen.get_width()
-            lines = self.ui.wrap(self.message, 20, w - self.ui.s(40))
-            box = pygame.Rect(0, self.screen.get_height() - self.ui.s(24) * len(lines) - self.ui.s(100),
-                              w, self.ui.s(24) * len(lines) + self.ui.s(12))
-            pygame.draw.rect(self.screen, (60, 20, 20), box)
-            for i, line in enumerate(lines):
-                self.ui.text(self.screen, line, (self.ui.s(20), box.y + self.ui.s(6) + i * self.ui.s(24)), 20)
+            self.draw_message(self.screen)
         self.ui.draw_tooltip(self.screen)
         pygame.display.flip()
+
+    def draw_message(self, surface: pygame.Surface) -> None:
+        """A problem in a red band above the bottom buttons, over whatever the screen shows."""
+        ui = self.ui
+        w = surface.get_width()
+        lines = ui.wrap(self.message, 20, w - ui.s(40))
+        box = pygame.Rect(0, surface.get_height() - ui.s(24) * len(lines) - ui.s(100), w,
+                          ui.s(24) * len(lines) + ui.s(12))
+        with ui.layer("message"):
+            pygame.draw.rect(surface, (60, 20, 20), box)
+            ui.occupy(box)
+            for i, line in enumerate(lines):
+                ui.text(surface, line, (ui.s(20), box.y + ui.s(6) + i * ui.s(24)), 20)
 
     def screenshot(self, path: str | Path) -> None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)

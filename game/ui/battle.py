@@ -22,29 +22,32 @@ from ..engine.events import Event
 from ..engine.save import save_match
 from ..errors import EscarmoucheError
 from .anim import Timeline
-from .combatlog import describe
-from .hud import CHOOSER_PAGE, BattleDrawing, action_label, fmt_number, side_name, term
-from .i18n import has, language, tr, use_rules
-from .mapview import MapView
+from .combatlog import describe, in_words
+from .hud import BattleDrawing, action_label, paces, side_name, term
+from .i18n import has, language, name_words, tr, use_rules
+from .mapview import ZOOMS, MapView
+from .dice_tray import Tray
 from .frame import LiveFrame
 from .maprender import base_tile_size, render_base, terrain_overlay
 from .settings import AI_SPEEDS, autosave_path, saves_dir
 from .sprites import Art, Sprites
-from .widgets import ACCENT, BAD, BG
+from .widgets import ACCENT, BAD, BG, Scroll, side_colour
 
+NOTICE_SECONDS = 5.0
 SOUNDS = {"shot": "shot", "lunge": "melee", "throw": "throw", "blast": "blast", "trap": "blast", "puff": "puff",
           "wound": "wound", "death": "death", "dice": "dice"}      # clip kind -> sound (walks step per tile)
 CAMERA_GLIDE = 0.2      # the share of the way to its goal the camera covers each update
 
 
-def hands_over(rules, viewer: int | None, side: int, loaded: bool = False) -> bool:
+def hands_over(rules, viewer: int | None, side: int) -> bool:
     """Hot-seat: does the screen pass to ``side`` behind a hand-over screen before it decides?
 
-    For a rule system that keeps anything secret, at every change of the deciding side (and when a
-    saved game opens, since either player may have opened it). It never depends on what is hidden at
-    the moment, so the rhythm of hand-overs tells a player nothing.
+    For a rule system that keeps anything secret, at every change of the deciding side, the first
+    decision of a game or of a saved game included (no one holds the screen yet: the first player may
+    have a secret to declare, and whoever opened a save may be the other player). It never depends on
+    what is hidden at the moment, so the rhythm of hand-overs tells a player nothing.
     """
-    return rules.keeps_secrets and side != viewer and (viewer is not None or loaded)
+    return rules.keeps_secrets and side != viewer
 
 
 class AIJob:
@@ -70,8 +73,11 @@ class BattleScene(BattleDrawing):
     ambient = False         # no menu ambience under a battle
 
     def __init__(self, app, match, mode: str = "hotseat", human_side: int = 0, loaded=None,
-                 save_path: str | Path | None = None, ai_name: str = "tactical"):
+                 save_path: str | Path | None = None, ai_name: str = "tactical", zoom: float | None = None):
         self.app = app
+        self.start_zoom = zoom          # a loaded battle opens at the zoom it was saved at
+        self.notices: list[dict] = []
+        self.side_scroll = Scroll()
         self.match = match
         self.rules = match.rules
         use_rules(match.rules)
@@ -83,12 +89,10 @@ class BattleScene(BattleDrawing):
         self.terrain_layer = None
         self.show_terrain = False
         self.show_log = True
-        self.show_help = False
         self.view = MapView(self.base, (bf.width, bf.height), self.tile_px)
         # a module that shows side panels or figures off the map gets a column for them, kept all game
         self.has_side = bool(self.rules.panels(match.state, None)) or \
             any(f.tile is None for f in self.rules.figures(match.state, None))
-        self.layout()
         self._fitted = False
         ai_sides = {"hotseat": (), "vs-ai": (1 - human_side,), "ai-vs-ai": tuple(self.rules.sides)}[mode]
         self.ai_players = {s: self._make_ai(ai_name, s) for s in ai_sides}
@@ -130,6 +134,7 @@ class BattleScene(BattleDrawing):
         self.log_sides: list[int | None] = []
         self.sides: dict[str, int] = {}
         self.timeline = Timeline()
+        self.tray = Tray()
         self.before: dict[str, object] = {}     # figures as seen before the answer whose clips still play
         self.art = Art(self.rules)
         self.sprites = Sprites()
@@ -144,6 +149,7 @@ class BattleScene(BattleDrawing):
         self._frame_key = None
         self._kept: dict[str, pygame.Surface] = {}
         self._groups: tuple = (None, OrderedDict())
+        self.layout()
 
     def _make_ai(self, name: str, side: int):
         try:
@@ -167,7 +173,8 @@ class BattleScene(BattleDrawing):
         everyone = self.rules.figures(st, None)
         shared = {f.name for f in everyone if sum(g.name == f.name for g in everyone) > 1}
         for f in everyone:      # two sides' "Avatar 1" are told apart by their side in the log and lists
-            self.names.setdefault(f.id, f"{f.name} ({tr(f'side.short.{f.side}')})" if f.name in shared else f.name)
+            name = name_words(f.name)
+            self.names.setdefault(f.id, f"{name} ({tr(f'side.short.{f.side}')})" if f.name in shared else name)
             self.sides.setdefault(f.id, f.side)
         for thing in self.rules.objects(st, self.viewer):   # "Mitrailleuse (5,6)", not the rules' "e1"
             x, y = thing.tiles[0]
@@ -300,6 +307,7 @@ class BattleScene(BattleDrawing):
             return
         self.version += 1
         self.animate(events, before)
+        self.announce(events)
         self.last_answer_side = side if by_human else None
         self.decision_id = None
         self.chooser = None
@@ -321,6 +329,21 @@ class BattleScene(BattleDrawing):
                 clip.data["text"] = tr("float.damaged" if clip.kind == "wound" else "float.healed", amount=amount)
         if self.app.settings.animations == "off":
             self.timeline.skip()
+
+    def announce(self, events) -> None:
+        """Put the notable events (the module says which) on screen in plain words, for each side that
+        may see them, when it next has the screen."""
+        self.refresh()      # names of figures the events concern
+        for e in events:
+            words = self.rules.notice(e)
+            if words is None:
+                continue
+            if has(words.key):
+                text = tr(words.key, **{k: in_words(k, v, self.names) for k, v in words.params})
+            else:
+                text = describe(Event(e.kind, e.data, e.visible_to), self.names)
+            self.notices.append({"text": text, "side": self.event_side(e), "visible_to": e.visible_to, "shown": {}})
+        del self.notices[:-12]
 
     def drawn_at(self, f) -> tuple[float, float] | None:
         """Where a figure is drawn now, in tiles: along its walk, leaning into a blow, or on its tile;
@@ -447,7 +470,7 @@ class BattleScene(BattleDrawing):
                 not (picked is not None and actor is not None and actor.tile == tuple(o.tile)):
             extras.append(f"({o.tile[0]},{o.tile[1]})")
         if o.path and o.cost:
-            extras.append(tr("hud.pas", n=fmt_number(o.cost)))
+            extras.append(paces(o.cost))
         if d is not None and o.figure in (d.info or {}).get("roll_required", ()):
             extras.append(tr("info.roll_required"))
         return " · ".join([text, *extras])
@@ -456,7 +479,7 @@ class BattleScene(BattleDrawing):
 
     def autosave(self) -> None:
         try:
-            save_match(self.match, autosave_path())
+            save_match(self.match, autosave_path(), window={"zoom": self.view.zoom})
         except (EscarmoucheError, OSError) as e:
             self.say(tr("status.save_failed", error=str(e)), bad=True)
 
@@ -465,7 +488,7 @@ class BattleScene(BattleDrawing):
             stem = Path(self.match.map_path).stem or "battle"
             self.save_path = saves_dir() / f"{self.rules.id}-{stem}-{self.match.seed}.json"
         try:
-            save_match(self.match, self.save_path)
+            save_match(self.match, self.save_path, window={"zoom": self.view.zoom})
             self.say(tr("status.saved", path=str(self.save_path)))
         except (EscarmoucheError, OSError) as e:
             self.say(tr("status.save_failed", error=str(e)), bad=True)
@@ -496,7 +519,10 @@ class BattleScene(BattleDrawing):
             self.layout()
             self.view.fit(self.map_rect)
             self._fitted = True
-            if self.view.zoom < 1.0:       # a big map opens with its figures readable, on the army about to play
+            if self.start_zoom is not None:
+                self.view.zoom = min(ZOOMS, key=lambda z: abs(z - self.start_zoom))
+                self.centre_on_side()
+            elif self.view.zoom < 1.0:       # a big map opens with its figures readable, on the army about to play
                 self.view.zoom = 1.0
                 self.centre_on_side()
         self.play_clips(dt)
@@ -520,8 +546,7 @@ class BattleScene(BattleDrawing):
         else:
             self.fast_forward = False
             if self.mode == "hotseat" and self.viewer != d.side and self.handover_to is None:
-                # a loaded hot-seat game hides the field too: whoever opened it may be the other player
-                if hands_over(self.rules, self.viewer, d.side, loaded=self.save_path is not None):
+                if hands_over(self.rules, self.viewer, d.side):
                     if not self.timeline.busy:      # the player who acted sees it happen first
                         self.handover_to = d.side
                         self.app.sound.play("handover")
@@ -534,6 +559,11 @@ class BattleScene(BattleDrawing):
                 self.refresh()
                 self._new_decision(d)
         self.refresh()
+
+    @property
+    def ai_thinking(self) -> bool:
+        """The AI works out its answer now (once found, it waits for the last answer's clips in silence)."""
+        return self.ai_job is not None and not self.ai_job.done.is_set()
 
     def _run_ai(self, d: Decision) -> None:
         """The AI thinks while the last answer is shown, and answers once it has been (the pause of its
@@ -582,10 +612,6 @@ class BattleScene(BattleDrawing):
 
     def handle(self, event: pygame.event.Event) -> None:
         self._events += 1
-        if self.show_help:
-            if event.type == pygame.KEYDOWN:
-                self.show_help = False
-            return
         if self.handover_to is not None:
             if event.type == pygame.MOUSEBUTTONUP and event.button == 1 or \
                     event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_SPACE):
@@ -651,7 +677,7 @@ class BattleScene(BattleDrawing):
         elif self.key_is(event, "terrain"):
             self.show_terrain = not self.show_terrain
         elif event.key == pygame.K_F1:
-            self.show_help = True
+            self.open_help()
         elif self.key_is(event, "log"):
             self.show_log = not self.show_log
         elif self.key_is(event, "skip"):
@@ -665,14 +691,14 @@ class BattleScene(BattleDrawing):
         elif self.key_is(event, "next_figure"):
             self.centre_on_actor()
         elif event.key in (pygame.K_PAGEUP, pygame.K_PAGEDOWN) and self.chooser:
-            pages = max(1, math.ceil(len(self.chooser) / CHOOSER_PAGE))
+            pages = max(1, math.ceil(len(self.chooser) / self.page_size))
             self.chooser_page = (self.chooser_page + (1 if event.key == pygame.K_PAGEDOWN else -1)) % pages
         elif pygame.K_0 <= event.key <= pygame.K_9:
             d = self.decision
             if d is not None and self.human_turn():
                 n = (event.key - pygame.K_1) % 10      # keys 1..9 then 0: the tenth choice
                 if self.chooser:
-                    page = self.chooser[self.chooser_page * CHOOSER_PAGE:][:CHOOSER_PAGE]
+                    page = self.chooser[self.chooser_page * self.page_size:][:self.page_size]
                     if n < len(page):
                         self.answer(page[n])
                     return
@@ -711,7 +737,8 @@ class BattleScene(BattleDrawing):
     def layout(self) -> None:
         ui = self.app.ui
         w, h = self.app.screen.get_size()
-        top, bar = ui.s(40), ui.s(64)
+        top = self.plan_header(w)
+        bar = self.plan_bar(w, self.decision, self.human_turn())
         log_w = min(ui.s(360), w // 3) if self.show_log else 0
         side_w = min(ui.s(300), w // 4) if self.has_side else 0
         self.side_rect = pygame.Rect(0, top, side_w, h - top - bar)     # the module's panels, off the map
@@ -731,78 +758,92 @@ class BattleScene(BattleDrawing):
         self._frame.show(surface, self.app.ui)
 
     def frame_key(self, surface: pygame.Surface):
-        """All the screen depends on, or None while something moves on its own (a walk, a wound).
+        """All the screen depends on, or None while the camera glides.
 
-        Any input event changes it too, so only frames with no input, no answer and no
-        animation reuse the last picture. Something new drawn from a clock must be named here.
+        Any input event changes it too, so only frames with no input and no answer reuse the last
+        picture. While clips play, what they move is drawn live over it (``compose``), and a clip that
+        starts or a figure that starts or stops moving makes a new one. Something new drawn from a
+        clock must be named here.
         """
-        if self.timeline.moving or self.camera_goal is not None:
+        if self.camera_goal is not None:
             return None
         ui, now = self.app.ui, time.monotonic()
+        moving = self.timeline.moving and self.timeline.involved()
         return (surface.get_size(), ui.scale, ui.mouse, language(), self._events, self.version, self.viewer,
                 self.handover_to, id(self.decision), self.decision_id, self.group, id(self.chooser),
-                self.chooser_page, self.hover_tile, self.show_terrain, self.show_log, self.show_help,
+                self.chooser_page, self.hover_tile, self.show_terrain, self.show_log,
+                tuple(id(n) for n in self.live_notices()), ui.pointing,
                 self.log_scroll, self.status if now < self.status_until else "", self.view.zoom,
                 self.view.centre, tuple(self.map_rect), self.fast_forward, self.app.settings.ai_speed,
-                id(self.last_ai), self.ai_job is not None, self.timeline.batches, len(self.timeline.clips), int(now * 3) % 4 if self.ai_job is not None else 0,
-                tuple(sorted(self.app.settings.keys.items())))
+                id(self.last_ai), self.ai_thinking, self.timeline.batches, len(self.timeline.clips),
+                int(now * 3) % 4 if self.ai_thinking else 0,
+                tuple(sorted(self.app.settings.keys.items())), moving)
 
     def compose(self, surface: pygame.Surface, keep: bool = True) -> LiveFrame:
-        """Draw the whole screen; ``keep`` keeps it for the frames to come (not while things move,
+        """Draw the whole screen; ``keep`` keeps it for the frames to come (not while the camera glides,
         when the next frame is drawn afresh anyway)."""
         ui = self.app.ui
         surface.fill(BG)
         if self.handover_to is not None:
             self.draw_handover(surface)
             self.draw_status(surface)
-            return LiveFrame(self.kept("picture", surface) if keep else None, list(ui.buttons))
+            return LiveFrame(self.kept("picture", surface) if keep else None, ui)
         d = self.decision
         human = self.human_turn()
-        overlays = []
-        if self.show_terrain:
-            if self.terrain_layer is None:
-                self.terrain_layer = terrain_overlay(self.match.battlefield)
-            overlays.append(self.terrain_layer)
-        reach = self.reach_overlay(d) if human and d is not None else None
-        if reach is not None:
-            overlays.append(reach)
-        self.view.draw_map(surface, BG, overlays)
-        clip = surface.get_clip()
-        surface.set_clip(self.map_rect)
-        self.draw_overlays(surface)
-        if human and d is not None:
-            self.draw_targets(surface, d)
-        self.draw_tokens(surface)
-        live = self.draw_figures(surface, d)
-        below = self.kept("below", surface) if keep and live else None
-        sprites = []
-        for f in live:      # measured at the ring's widest, then left to LiveFrame to draw each frame
+        with ui.layer("map"):       # the battlefield and what stands on it: labels there may crowd
+            overlays = []
+            if self.show_terrain:
+                if self.terrain_layer is None:
+                    self.terrain_layer = terrain_overlay(self.match.battlefield)
+                overlays.append(self.terrain_layer)
+            reach = self.reach_overlay(d) if human and d is not None else None
+            if reach is not None:
+                overlays.append(reach)
+            self.view.draw_map(surface, BG, overlays)
+            clip = surface.get_clip()
+            surface.set_clip(self.map_rect)
+            self.draw_overlays(surface)
+            if human and d is not None:
+                self.draw_targets(surface, d)
+            self.draw_tokens(surface)
+            motion = keep and self.timeline.moving
+            moving = self.timeline.involved() if motion else frozenset()
+            live = self.draw_figures(surface, d, moving)
+            below = self.kept("below", surface) if keep and (live or motion) else None
+            sprites = []
             if below is None:
-                self.draw_figure(surface, f, pulse=self.pulse())
-                continue
-            rect = self.draw_figure(surface, f, pulse=1.0).clip(self.map_rect)
-            surface.blit(below, rect, rect)
-            sprites.append((rect, lambda target, f=f: self.draw_figure(target, f, pulse=self.pulse())))
-        self.draw_action(surface)
-        if human and d is not None:
-            self.draw_hover(surface, d)
-        elif self.last_ai is not None and d is not None:
-            self.draw_ai_hint(surface)
-        surface.set_clip(clip)
-        self.draw_panels(surface)
-        self.draw_minimap(surface)
+                self.draw_live(surface, live)
+                self.draw_action(surface)
+            elif motion:        # the figures the clips are about, the rings and the clips' effects, drawn each frame
+                def draw_motion(target, ids={f.id for f, _, _ in live}):
+                    self.draw_live(target, self.draw_figures(None, d, moving, only=ids))
+                    self.draw_action(target)
+                sprites.append((self.map_rect.copy(), draw_motion))
+            else:
+                for f, selectable, _ in live:   # measured at the ring's widest, then left to LiveFrame to draw each frame
+                    rect = self.draw_figure(surface, f, selectable, pulse=1.0).clip(self.map_rect)
+                    surface.blit(below, rect, rect)
+                    sprites.append((rect, lambda target, one=[(f, selectable, True)]: self.draw_live(target, one)))
+                self.draw_action(surface)
+            if human and d is not None:
+                self.draw_hover(surface, d)
+            elif self.last_ai is not None and d is not None:
+                self.draw_ai_hint(surface)
+            surface.set_clip(clip)
         self.draw_top(surface, d)
         self.draw_log(surface)
         self.draw_bar(surface, d, human)
+        self.draw_panels(surface)       # then the boxes over the map, each placed off those before it
         if self.chooser and human:
             self.draw_chooser(surface)
         elif human and d is not None:
             self.draw_note(surface, d)
-        self.draw_figure_info(surface)
-        if self.show_help:
-            self.draw_help(surface)
+        self.draw_minimap(surface)
+        self.draw_notices(surface)
         self.draw_status(surface)
-        return LiveFrame(self.kept("picture", surface) if keep else None, list(ui.buttons), below, sprites)
+        self.draw_figure_info(surface)
+        self.draw_hover_box(surface)
+        return LiveFrame(self.kept("picture", surface) if keep else None, ui, below, sprites)
 
     def kept(self, name: str, surface: pygame.Surface) -> pygame.Surface:
         """A copy of ``surface`` in a picture kept for reuse (a fresh full-screen surface costs
@@ -819,12 +860,57 @@ class BattleScene(BattleDrawing):
         """The active figure's ring breathes, 0 to 1 and back, a little under once a second."""
         return 0.5 + 0.5 * math.sin(time.monotonic() * 5)
 
-    def draw_status(self, surface: pygame.Surface) -> None:
+    def live_notices(self) -> list[dict]:
+        """The notable events this viewer may see and has not yet seen for ``NOTICE_SECONDS``."""
+        now = time.monotonic()
+        return [n for n in self.notices
+                if (n["visible_to"] is None or self.viewer is None or n["visible_to"] == self.viewer)
+                and now - n["shown"].get(self.viewer, now) <= NOTICE_SECONDS]
+
+    def draw_notices(self, surface: pygame.Surface) -> None:
+        """The notable events of late, each for a few seconds from when this viewer first sees it."""
         ui = self.app.ui
-        if self.status and time.monotonic() < self.status_until:
-            colour = BAD if self.status.startswith("!") else ACCENT
-            ui.text(surface, self.status.lstrip("! "), (self.map_rect.x + ui.s(8), self.map_rect.bottom - ui.s(6)),
-                    18, colour, "bottomleft", max_width=self.map_rect.w - ui.s(16))
+        now = time.monotonic()
+        m = self.map_rect
+        for notice in self.live_notices():
+            notice["shown"].setdefault(self.viewer, now)
+            lines = ui.wrap(notice["text"], 22, m.w * 2 // 3)
+            step = ui.line(22)
+            size = (max(ui.font(22).size(t)[0] for t in lines) + ui.s(24), len(lines) * step + ui.s(14))
+            cx = m.centerx - size[0] // 2
+            box = self.put(size, [(cx, m.y + ui.s(48)), (cx, m.y + ui.s(8)), (cx, m.centery - size[1] // 2),
+                                  (cx, m.bottom - size[1] - ui.s(60))])
+            edge = side_colour(notice["side"]) if notice["side"] is not None else ACCENT
+            pygame.draw.rect(surface, (16, 14, 10), box, border_radius=ui.s(6))
+            pygame.draw.rect(surface, edge, box, 2, border_radius=ui.s(6))
+            ui.occupy(box)
+            for i, t in enumerate(lines):
+                ui.text(surface, t, (box.centerx, box.y + ui.s(7) + i * step), 22, ACCENT, "midtop")
+
+    def draw_status(self, surface: pygame.Surface) -> None:
+        """The last message (saved, undone, a refusal) on a dark band at the foot of the map."""
+        ui = self.app.ui
+        if not self.status or time.monotonic() >= self.status_until:
+            return
+        colour = BAD if self.status.startswith("!") else ACCENT
+        area = self.map_rect if self.handover_to is None else surface.get_rect()
+        step = ui.line(18)
+        box = lines = None
+        for width in (area.w - ui.s(40), area.w * 2 // 3, area.w // 2):       # narrower, to pass the minimap
+            wrapped = ui.wrap(self.status.lstrip("! "), 18, width)
+            size = (max(ui.font(18).size(t)[0] for t in wrapped) + ui.s(20), len(wrapped) * step + ui.s(10))
+            spot = ui.place(size, [(area.centerx - size[0] // 2, area.bottom - size[1] - ui.s(8)),
+                                   (area.x + ui.s(8), area.bottom - size[1] - ui.s(8)),
+                                   (area.centerx - size[0] // 2, area.y + ui.s(8))], area.inflate(-ui.s(8), -ui.s(8)))
+            if box is None or ui.free(spot):
+                box, lines = spot, wrapped
+            if ui.free(spot):
+                break
+        pygame.draw.rect(surface, (12, 13, 18), box, border_radius=ui.s(4))
+        pygame.draw.rect(surface, colour, box, 1, border_radius=ui.s(4))
+        ui.occupy(box)
+        for i, t in enumerate(lines):
+            ui.text(surface, t, (box.x + ui.s(10), box.y + ui.s(5) + i * step), 18, colour)
 
     def actor_tile(self, d: Decision, o: Option):
         f = self.figure(o.figure or d.figure)

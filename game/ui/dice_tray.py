@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pygame
 
-from .i18n import tr
+from .i18n import language, tr
 from .widgets import GOOD, MUTED, TEXT
 
 PIPS = {1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1)),
@@ -16,6 +16,7 @@ PIPS = {1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1)),
         6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1))}
 TUMBLE = 0.35       # the dice tumble this long before they settle on their faces
 MOST_DICE = 12      # a bigger handful shows its first twelve and counts the rest
+SHADE = (10, 11, 16, 225)
 
 
 def meets(face: int, needed) -> bool | None:
@@ -47,6 +48,39 @@ def draw_tray(surface: pygame.Surface, ui, rolls, clock: float, area: pygame.Rec
     the bottom, in a box at the bottom centre of ``area``."""
     if not rolls:
         return
+    rows, box = _layout(ui, rolls, area, names)
+    shade = pygame.Surface(box.size, pygame.SRCALPHA)
+    shade.fill(SHADE)
+    surface.blit(shade, box)
+    _paint(surface, ui, rows, box, clock)
+
+
+class Tray:
+    """The tray kept as a picture while its dice lie still: wrapping its words anew each frame would
+    cost more than the rest of a frame while clips play."""
+
+    def __init__(self):
+        self._key = None
+        self._picture: pygame.Surface | None = None
+        self._at = (0, 0)
+
+    def draw(self, surface: pygame.Surface, ui, rolls, clock: float, area: pygame.Rect, names: dict[str, str]) -> None:
+        if not rolls:
+            return
+        if any(clock - c.start < TUMBLE for c in rolls):
+            draw_tray(surface, ui, rolls, clock, area, names)
+            return
+        key = (tuple(map(id, rolls)), tuple(area), ui.scale, language())
+        if key != self._key:
+            rows, box = _layout(ui, rolls, area, names)
+            self._picture = pygame.Surface(box.size, pygame.SRCALPHA)
+            self._picture.fill(SHADE)
+            _paint(self._picture, ui, rows, box.move(-box.x, -box.y), clock)
+            self._key, self._at = key, box.topleft
+        surface.blit(self._picture, self._at)
+
+
+def _layout(ui, rolls, area: pygame.Rect, names: dict[str, str]) -> tuple[list, pygame.Rect]:
     size = ui.s(24)
     gap = ui.s(4)
     rows = []
@@ -72,9 +106,13 @@ def draw_tray(surface: pygame.Surface, ui, rolls, clock: float, area: pygame.Rec
     row_h = size + ui.s(10)
     box = pygame.Rect(0, 0, width, row_h * len(rows) + ui.s(6))
     box.midbottom = (area.centerx, area.bottom - ui.s(28))
-    shade = pygame.Surface(box.size, pygame.SRCALPHA)
-    shade.fill((10, 11, 16, 225))
-    surface.blit(shade, box)
+    return rows, box
+
+
+def _paint(surface: pygame.Surface, ui, rows: list, box: pygame.Rect, clock: float) -> None:
+    """The tray's frame, dice and words in ``box`` (its shade already laid)."""
+    size, gap, row_h = ui.s(24), ui.s(4), ui.s(24) + ui.s(10)
+    dice_w = max(r[5] for r in rows)
     pygame.draw.rect(surface, (120, 110, 80), box, 1, border_radius=ui.s(5))
     y = box.y + ui.s(8)
     text_x = box.x + ui.s(10) + dice_w + ui.s(6)

@@ -1,52 +1,78 @@
 """A composed screen kept between frames, with the few pictures that move on their own drawn live.
 
 Composing the battle screen takes dozens of blits and text renders, yet most frames show exactly
-what the last one showed. A LiveFrame keeps the composed screen, the widgets it registered, and
-for each live sprite (the pulsing ring of the active figure) the picture beneath it and the
-pixels drawn over it afterwards, so the sprite is redrawn in its place in the stacking order:
-over the map, under the boxes and panels drawn after it.
+what the last one showed, and while a figure walks only the figure moves. A LiveFrame keeps the
+composed screen without what moves, the widgets it registered, and for each live area (the pulsing
+ring of the active figure; the whole map while clips play) the pixels drawn over it afterwards.
+Each frame blits the kept screen, draws what moves, and lays those pixels back on top, so what
+moves keeps its place in the stacking order: over the map, under the boxes and panels.
 """
 from __future__ import annotations
 
 from typing import Callable
 
+import numpy as np
 import pygame
 
 Draw = Callable[[pygame.Surface], object]
+CELL = 32       # the covers are cut in squares this size, and only the squares drawn over are kept
 
 
 class LiveFrame:
-    """``picture`` None: a frame already on the screen and not kept (something moves; the next
-    frame is drawn afresh)."""
+    """``picture`` None: a frame already on the screen and not kept (the next frame is drawn afresh).
+    ``below``: the screen as it was when the live areas were left out, to tell what was drawn over them."""
 
-    def __init__(self, picture: pygame.Surface | None, buttons: list, below: pygame.Surface | None = None,
+    def __init__(self, picture: pygame.Surface | None, ui, below: pygame.Surface | None = None,
                  sprites: list[tuple[pygame.Rect, Draw]] = ()):
         self.picture = picture
-        self.buttons = buttons
-        self.below = below
-        self.sprites = [(rect, draw, _drawn_over(picture, below, rect)) for rect, draw in sprites if rect.w and rect.h]
+        self.widgets = (list(ui.buttons), list(ui.drawn), list(ui.scrolls))     # what it registered and drew
+        self.sprites = [(rect, draw, _covers(picture, below, rect)) for rect, draw in sprites if rect.w and rect.h]
 
     def show(self, surface: pygame.Surface, ui) -> None:
-        """Put the frame on ``surface``, redraw its live sprites and register its widgets again."""
-        ui.buttons[:] = self.buttons
+        """Put the frame on ``surface``, draw its live areas and register its widgets again."""
+        ui.buttons[:], ui.drawn[:], ui.scrolls[:] = self.widgets
         if self.picture is None:
             return
         surface.blit(self.picture, (0, 0))
         clip = surface.get_clip()
-        for rect, draw, cover in self.sprites:
-            surface.blit(self.below, rect, rect)
-            surface.set_clip(rect)
-            draw(surface)
-            surface.blit(cover, rect)
-        surface.set_clip(clip)
+        with ui.layer("map"):
+            for rect, draw, covers in self.sprites:
+                surface.set_clip(rect)
+                draw(surface)
+                surface.set_clip(clip)
+                for at, cover in covers:
+                    surface.blit(cover, at)
 
 
-def _drawn_over(picture: pygame.Surface, below: pygame.Surface, rect: pygame.Rect) -> pygame.Surface:
-    """The pixels of ``picture`` in ``rect`` that differ from ``below``, opaque; the others transparent."""
-    top = picture.subsurface(rect)
-    changed = (pygame.surfarray.array3d(top) != pygame.surfarray.array3d(below.subsurface(rect))).any(axis=2)
-    cover = top.convert_alpha()
+def _covers(picture: pygame.Surface, below: pygame.Surface, rect: pygame.Rect) -> list[tuple[tuple[int, int], pygame.Surface]]:
+    """The pixels of ``picture`` in ``rect`` that differ from ``below``, opaque (transparent elsewhere),
+    as views of one picture cut in CELL×CELL squares, one for each square where any differs."""
+    rect = rect.clip(picture.get_rect())
+    if not rect.w or not rect.h:
+        return []
+    changed = _differ(picture, below, rect)
+    w, h = changed.shape
+    padded = np.zeros((-(-w // CELL) * CELL, -(-h // CELL) * CELL), dtype=bool)
+    padded[:w, :h] = changed
+    squares = padded.reshape(padded.shape[0] // CELL, CELL, padded.shape[1] // CELL, CELL).any(axis=(1, 3))
+    if not squares.any():
+        return []
+    cover = picture.subsurface(rect).convert_alpha()
     alpha = pygame.surfarray.pixels_alpha(cover)
-    alpha[...] = changed * 255
+    alpha[...] = changed * np.uint8(255)
     del alpha
-    return cover
+    out = []
+    for i, j in zip(*np.nonzero(squares)):
+        x, y = int(i) * CELL, int(j) * CELL
+        piece = pygame.Rect(x, y, min(CELL, w - x), min(CELL, h - y))
+        out.append(((rect.left + x, rect.top + y), cover.subsurface(piece)))
+    return out
+
+
+def _differ(picture: pygame.Surface, below: pygame.Surface, rect: pygame.Rect) -> np.ndarray:
+    """Which pixels of ``rect`` differ between the two pictures, by (x, y)."""
+    if picture.get_bytesize() == 4 and below.get_bytesize() == 4:
+        top, under = pygame.surfarray.pixels2d(picture), pygame.surfarray.pixels2d(below)
+        return top[rect.left:rect.right, rect.top:rect.bottom] != under[rect.left:rect.right, rect.top:rect.bottom]
+    top, under = pygame.surfarray.pixels3d(picture), pygame.surfarray.pixels3d(below)
+    return (top[rect.left:rect.right, rect.top:rect.bottom] != under[rect.left:rect.right, rect.top:rect.bottom]).any(axis=2)

@@ -15,14 +15,13 @@ import pygame
 from ..engine import space
 from ..engine.decision import Decision, Option
 from ..engine.protocol import Gauge, Marker
-from . import icons
+from . import glossary, icons
 from .combatlog import in_words
-from .dice_tray import draw_tray
 from .effects import draw_effects, draw_floaters
 from .i18n import has, key_label, language, tr
 from .maprender import TileOverlay
 from .sprites import draw_gauges, facing_notch
-from .widgets import ACCENT, BAD, GOOD, MUTED, PANEL, TEXT, Button, side_colour
+from .widgets import ACCENT, BAD, GOOD, MUTED, PANEL, TEXT, side_colour
 
 AREA_KEYS = ("radius", "blast_radius", "blast")
 LANDING_KEYS = ("landings", "landing_tiles", "tiles")
@@ -44,6 +43,10 @@ def action_label(action: str) -> str:
 class BattleDrawing:
     minimap_rect: pygame.Rect | None = None
     _minimap: pygame.Surface | None = None
+    hover_lines: list = []
+    hover_avoid: list = []
+    page_size: int = CHOOSER_PAGE
+    chooser_box: pygame.Rect | None = None
 
     def draw_minimap(self, surface: pygame.Surface) -> None:
         """A small picture of the whole map with the figures and the visible window, when it does not fit."""
@@ -61,8 +64,12 @@ class BattleDrawing:
             self._minimap = pygame.transform.smoothscale(self.base, size)
         r = pygame.Rect(0, 0, *size)
         r.bottomright = (self.map_rect.right - ui.s(8), self.map_rect.bottom - ui.s(8))
+        if not ui.free(r):          # the list of choices needs the room: the minimap waits until it closes
+            self.minimap_rect = None
+            return
         self.minimap_rect = r
         surface.blit(self._minimap, r)
+        self.app.ui.occupy(r)
         for f in self.on_map():
             if f.alive:
                 pygame.draw.circle(surface, side_colour(f.side),
@@ -75,23 +82,6 @@ class BattleDrawing:
     def minimap_to_world(self, pos) -> tuple[float, float]:
         r = self.minimap_rect
         return ((pos[0] - r.x) / r.w * self.view.grid[0], (pos[1] - r.y) / r.h * self.view.grid[1])
-
-    def draw_help(self, surface: pygame.Surface) -> None:
-        ui = self.app.ui
-        keys = {k: key_label(v) for k, v in self.app.settings.keys.items()}
-        lines = [tr(f"help.{k}", **keys) for k in ("click", "cancel", "pan", "actions", "keep", "view")]
-        w = min(self.map_rect.w - ui.s(40), ui.s(760))
-        wrapped = [part for line in lines for part in ui.wrap(line, 20, w - ui.s(30))]
-        h = ui.s(60) + len(wrapped) * ui.s(24) + ui.s(30)
-        box = pygame.Rect(self.map_rect.centerx - w // 2, self.map_rect.centery - h // 2, w, h)
-        pygame.draw.rect(surface, (16, 17, 22), box, border_radius=ui.s(8))
-        pygame.draw.rect(surface, ACCENT, box, 1, border_radius=ui.s(8))
-        ui.text(surface, tr("help.title"), (box.x + ui.s(15), box.y + ui.s(14)), 28, ACCENT)
-        for i, line in enumerate(wrapped):
-            ui.text(surface, line, (box.x + ui.s(15), box.y + ui.s(56) + i * ui.s(24)), 20)
-        ui.text(surface, tr("help.close"), (box.centerx, box.bottom - ui.s(12)), 16, MUTED, "midbottom")
-        # drawn last, so a click anywhere closes the help instead of reaching what lies beneath
-        ui.buttons.append(Button(surface.get_rect(), "", lambda: setattr(self, "show_help", False)))
 
     def draw_handover(self, surface: pygame.Surface) -> None:
         ui = self.app.ui
@@ -140,21 +130,35 @@ class BattleDrawing:
                 label = "?" if t.kind == "unknown" else tr(f"token.{t.kind}.short", t.kind[:1].upper())
                 ui.text(surface, label, (cx, cy), 16, (255, 255, 255), "center")
 
-    def draw_figures(self, surface: pygame.Surface, d: Decision | None) -> list:
+    def draw_figures(self, surface: pygame.Surface | None, d: Decision | None, moving: frozenset = frozenset(),
+                     only: set | None = None) -> list:
         """The dead first (their graves lie under the living), then every figure standing but those that
-        pulse (the active ones): those are returned, to be drawn live."""
+        pulse (the active ones) and those ``moving`` names: those are returned in drawing order, as
+        (figure, selectable, pulses), to be drawn live (``draw_live``). ``only``: these figures alone
+        are looked at, as they look now, and none is drawn."""
         active = d.figure if d is not None else None
         selectable = set()
         if d is not None and self.human_turn():
             selectable = {o.figure for o in d.options if o.figure and o.figure != d.figure}
-        self.badge_spots = []
+        if only is None:
+            self.badge_spots = []
         live = []
-        for f in sorted(self.shown_figures(), key=lambda f: f.alive and self.timeline.dying(f.id) is None):
-            if f.alive and self.timeline.dying(f.id) is None and (f.id == active or f.marked("active")):
-                live.append(f)
+        shown = [f for f in self.shown_figures() if only is None or f.id in only]
+        for f in sorted(shown, key=lambda f: f.alive and self.timeline.dying(f.id) is None):
+            pulses = f.alive and self.timeline.dying(f.id) is None and (f.id == active or f.marked("active"))
+            if pulses or f.id in moving or only is not None:
+                live.append((f, f.id in selectable, pulses))
             else:
                 self.draw_figure(surface, f, f.id in selectable)
         return live
+
+    def draw_live(self, surface: pygame.Surface, live: list) -> None:
+        """Figures drawn anew each frame; their badges are not pointed at while they move (the spots of
+        a frame that lasts a moment would pile up)."""
+        spots = len(self.badge_spots)
+        for f, selectable, pulses in live:
+            self.draw_figure(surface, f, selectable, pulse=self.pulse() if pulses else None)
+        del self.badge_spots[spots:]
 
     def shown_figures(self) -> list:
         """The figures on the map as the viewer sees them now: one whose clips have not all started yet
@@ -253,7 +257,7 @@ class BattleDrawing:
         """What the timeline plays now over the map: tracers, lunges, throws, blasts, rising numbers, dice."""
         draw_effects(surface, self.view, self.timeline)
         draw_floaters(surface, self.view, self.timeline, self.app.ui, self.drawn_at_id)
-        draw_tray(surface, self.app.ui, self.timeline.rolls(), self.timeline.clock, self.map_rect, self.names)
+        self.tray.draw(surface, self.app.ui, self.timeline.rolls(), self.timeline.clock, self.map_rect, self.names)
 
     def draw_overlays(self, surface: pygame.Surface) -> None:
         """The module's shapes on the map now: command bubbles, zones, templates."""
@@ -284,90 +288,99 @@ class BattleDrawing:
                     pygame.draw.circle(surface, edge, self.view.tile_centre(f.tile), int(self.view.cell * 0.5), 2)
 
     def draw_panels(self, surface: pygame.Surface) -> None:
-        """The module's side panels and the figures that are not on the map, in the column left of it."""
+        """The module's side panels and the figures that are not on the map, in the column left of it,
+        which scrolls when they are more than it holds."""
         ui, side = self.app.ui, self.side_rect
         self.panel_rects = []
         if side.w <= 0:
             return
         pygame.draw.rect(surface, (30, 32, 38), side)
-        clip = surface.get_clip()
-        surface.set_clip(side)
-        x, y, width = side.x + ui.s(6), side.y + ui.s(6), side.w - ui.s(12)
-        for p in self.panels:
-            y = self.draw_panel(surface, p, x, y, width) + ui.s(6)
+        ui.occupy(side)
+        width = side.w - ui.s(12)
+        rows = [(self.panel_height(p, width - ui.s(32)), lambda x, y, w, p=p: self.draw_panel(surface, p, x, y, w))
+                for p in self.panels]
         off_map = [f for f in self.figs if f.tile is None and f.alive]
         if off_map:
-            self.draw_roster(surface, off_map, x, y, width)
-        surface.set_clip(clip)
+            rows.append((ui.line(18) + ui.s(4), lambda x, y, w: ui.text(surface, tr("hud.off_map"), (x, y), 18, ACCENT)))
+            rows += [(ui.line(16) + ui.line(14) + ui.s(4), lambda x, y, w, f=f: self.draw_off_map(surface, f, x, y, w))
+                     for f in off_map]
+        shown, room = ui.rows(surface, side.inflate(-ui.s(12), -ui.s(12)), [h for h, _ in rows], self.side_scroll)
+        for i, top in shown:
+            rows[i][1](side.x + ui.s(6), top, room)
+
+    def panel_lines(self, p, width: int) -> list[str]:
+        ui = self.app.ui
+        lines = [tr(w.key, w.key, **self.words_params(w)) for w in p.lines]
+        return [part for line in lines for part in ui.wrap(line, 16, width - ui.s(14))]
+
+    def panel_height(self, p, width: int) -> int:
+        ui = self.app.ui
+        return ui.s(28) + len(self.panel_lines(p, width)) * ui.line(16) + (ui.s(34) if p.track is not None else 0) \
+            + ui.s(6)
 
     def draw_panel(self, surface: pygame.Surface, p, x: int, y: int, width: int) -> int:
         ui = self.app.ui
-        lines = [tr(w.key, w.key, **self.words_params(w)) for w in p.lines]
-        wrapped = [part for line in lines for part in ui.wrap(line, 16, width - ui.s(14))]
-        track_h = ui.s(34) if p.track is not None else 0
-        h = ui.s(28) + len(wrapped) * ui.s(18) + track_h + ui.s(6)
-        box = pygame.Rect(x, y, width, h)
+        box = pygame.Rect(x, y, width, self.panel_height(p, width))
         self.panel_box(surface, box)
         ui.text(surface, tr(f"panel.{p.id}", p.id.replace("_", " ")), (x + ui.s(7), y + ui.s(5)), 18, ACCENT,
                 max_width=width - ui.s(14))
         ty = y + ui.s(26)
-        for line in wrapped:
+        for line in self.panel_lines(p, width):
             ui.text(surface, line, (x + ui.s(7), ty), 16, TEXT)
-            ty += ui.s(18)
+            ty += ui.line(16)
         if p.track is not None:
             self.draw_track(surface, p.track, pygame.Rect(x + ui.s(7), ty + ui.s(2), width - ui.s(14), ui.s(28)))
         self.panel_rects.append(box)
         return box.bottom
 
     def draw_track(self, surface: pygame.Surface, track, rect: pygame.Rect) -> None:
-        """A row of numbered cells; each piece sits in its cell in its side's colour, labelled by name."""
+        """A row of numbered cells; each piece sits in its cell in its side's colour, labelled by its
+        name where the cell holds it, else by its initials (the panel's lines name it in full)."""
         ui = self.app.ui
         w = rect.w / max(1, track.length)
         for k in range(track.length):
             cell = pygame.Rect(rect.x + int(k * w), rect.y, int(w) - 2, rect.h)
             pygame.draw.rect(surface, (40, 44, 52), cell, border_radius=ui.s(3))
+            ui.occupy(cell)
             ui.text(surface, str(k + 1), (cell.x + 2, cell.y + 1), 12, MUTED)
         in_cell: dict[int, list] = {}
         for pid, side, at in track.pieces:
             if 1 <= at <= track.length:
                 in_cell.setdefault(at, []).append((pid, side))
-        for at, pieces in in_cell.items():        # pieces sharing a cell stack down it
-            h = rect.h / len(pieces)
+        for at, pieces in in_cell.items():        # pieces sharing a cell stack down it, below its number
+            size = 14 if len(pieces) == 1 else 12
+            top = rect.y + ui.line(12)
+            h = (rect.bottom - top) / len(pieces)
             for n, (pid, side) in enumerate(pieces):
-                spot = (rect.x + int((at - 0.5) * w) - 1, rect.y + int((n + 0.5) * h))
-                ui.text(surface, self.names.get(pid, pid), spot, 14 if len(pieces) == 1 else 12, side_colour(side),
-                        "center", max_width=int(w) - 4)
+                name = self.names.get(pid, pid)
+                if ui.font(size).size(name)[0] > int(w) - 6:
+                    name = "".join(word[:1] for word in name.split())[:3]
+                spot = (rect.x + int((at - 0.5) * w) - 1, int(top + (n + 0.5) * h))
+                ui.text(surface, name, spot, size, side_colour(side), "center")
 
-    def draw_roster(self, surface: pygame.Surface, figures, x: int, y: int, width: int) -> None:
-        """Figures off the map (a crew at its firing posts): each its name, its gauges in words, and bars."""
+    def draw_off_map(self, surface: pygame.Surface, f, x: int, y: int, width: int) -> None:
+        """A figure off the map (a crew at its firing posts): its name and bars, its gauges in words."""
         ui = self.app.ui
-        row = ui.s(40)
-        box = pygame.Rect(x, y, width, ui.s(28) + len(figures) * row)
-        self.panel_box(surface, box)
-        ui.text(surface, tr("hud.off_map"), (x + ui.s(7), y + ui.s(5)), 18, ACCENT)
-        ty = y + ui.s(28)
-        for f in figures:
-            ui.text(surface, self.names.get(f.id, f.name), (x + ui.s(7), ty), 16, side_colour(f.side),
-                    max_width=width // 2)
-            draw_gauges(surface, f.gauges, pygame.Rect(x + width // 2, ty + ui.s(4), width // 2 - ui.s(10), 5))
-            words = " · ".join(gauge_label(g) for g in f.gauges)
-            ui.text(surface, words, (x + ui.s(7), ty + ui.s(18)), 14, MUTED, max_width=width - ui.s(14))
-            ty += row
-        self.panel_rects.append(box)
+        ui.text(surface, self.names.get(f.id, f.name), (x + ui.s(7), y), 16, side_colour(f.side),
+                max_width=width // 2 - ui.s(10))
+        draw_gauges(surface, f.gauges, pygame.Rect(x + width // 2, y + ui.s(4), width // 2 - ui.s(10), 5))
+        words = " · ".join(gauge_label(g) for g in f.gauges)
+        ui.text(surface, words, (x + ui.s(7), y + ui.line(16)), 14, MUTED, max_width=width - ui.s(14))
 
     def panel_box(self, surface: pygame.Surface, box: pygame.Rect) -> None:
         shade = pygame.Surface(box.size, pygame.SRCALPHA)
         shade.fill((12, 13, 18, 220))
         surface.blit(shade, box)
         pygame.draw.rect(surface, (70, 74, 84), box, 1, border_radius=self.app.ui.s(4))
+        self.app.ui.occupy(box)
 
     def words_params(self, words) -> dict:
         """A module's words parameters as the reader sees them: sides, figure names and terms in words."""
         return {k: in_words(k, v, self.names) for k, v in words.params}
 
     def draw_hover(self, surface: pygame.Surface, d: Decision) -> None:
-        ui = self.app.ui
         tile = self.hover_tile
+        self.hover_avoid = []
         if tile is None or (self.chooser and not all(self.points_at(d, o) is not None for o in self.chooser)):
             return
         pygame.draw.rect(surface, (255, 255, 255), self.view.tile_rect(tile), 1)
@@ -375,7 +388,6 @@ class BattleDrawing:
         if not found:
             return
         o = found[0]
-        mouse = self.app.ui.mouse
         lines: list[tuple[str, tuple]] = [(self.option_label(o), ACCENT)]
         origin = self.actor_tile(d, o)
         if o.path:
@@ -384,7 +396,15 @@ class BattleDrawing:
             if len(pts) >= 2:
                 pygame.draw.lines(surface, (255, 240, 120), False, pts, 3)
             cm = o.cost * self.match.battlefield.cm_per_tile
-            lines.append((tr("hud.path_length", pas=fmt_number(o.cost), cm=fmt_number(cm)), TEXT))
+            lines.append((tr("hud.path_length", paces=paces(o.cost), cm=fmt_number(cm)), TEXT))
+            near = self.tokens_in_reach(o.path)
+            self.hover_avoid = [self.view.tile_rect(t.tile).inflate(4, 4) for t in near]
+            for t in near:          # each token this way would turn over, and the ground it watches
+                centre = self.view.tile_centre(t.tile)
+                pygame.draw.circle(surface, BAD, centre, int((t.radius + 0.5) * self.view.cell), 2)
+                pygame.draw.circle(surface, BAD, centre, max(4, int(self.view.cell * 0.45)), 3)
+            if near:
+                lines.append((tr("hud.tokens_near", n=len(near)), BAD))
         target = self.figure(o.target) if o.target is not None else None
         aim = tuple(target.tile) if target is not None and target.tile is not None else None
         if o.path:
@@ -397,7 +417,7 @@ class BattleDrawing:
             cover = int(space.cover_level(bf, origin, aim))
             lines.append((tr("hud.los_yes") if seen else tr("hud.los_no"), GOOD if seen else BAD))
             lines.append((tr("hud.cover", level=tr(f"cover.{cover}")), TEXT))
-            lines.append((tr("hud.distance", pas=fmt_number(space.distance(origin, aim)),
+            lines.append((tr("hud.distance", paces=paces(space.distance(origin, aim)),
                              cm=fmt_number(space.distance(origin, aim) * bf.cm_per_tile)), TEXT))
         for shape in self.preview(o):
             self.draw_overlay(surface, shape)
@@ -407,22 +427,64 @@ class BattleDrawing:
             lines.append((tr(f"odds.title.{odds.title}", odds.title) if odds.title else tr("hud.odds"), ACCENT))
             lines += [(text, TEXT) for text in self.outcome_lines(odds.outcomes)]
             lines += [(text, MUTED) for text in self.detail_lines(odds.details or {})]
-        room = max(1, (self.map_rect.h - ui.s(14)) // ui.s(18))
-        if len(lines) > room:       # a long panel keeps its head and says it was cut
-            lines = lines[:room - 1] + [("…", MUTED)]
-        width = max(ui.font(18).size(text)[0] for text, _ in lines) + ui.s(14)
-        height = len(lines) * ui.s(18) + ui.s(10)
-        if mouse[0] > self.map_rect.centerx:     # keep the box off the side the shot goes to
-            x = max(self.map_rect.x + 2, mouse[0] - width - ui.s(18))
-        else:
-            x = min(mouse[0] + ui.s(18), self.map_rect.right - width - 2)
-        y = max(self.map_rect.y + 2, min(mouse[1] + ui.s(18), self.map_rect.bottom - height - 2))
-        box = pygame.Rect(x, y, width, height)
-        shade = pygame.Surface(box.size, pygame.SRCALPHA)
-        shade.fill((10, 10, 14, 215))
-        surface.blit(shade, box)
-        for i, (text, colour) in enumerate(lines):
-            ui.text(surface, text, (x + ui.s(7), y + ui.s(5) + i * ui.s(18)), 18, colour)
+        under = self.figure_at(tile)
+        if under is not None:       # the figure pointed at, in the same box
+            lines += [(text, MUTED) for text in self.figure_lines(under)]
+        terms = [e.headword for e in glossary.used_in(" · ".join(text for text, _ in lines))]
+        if terms:
+            lines.append((tr("hud.glossary_see", terms=", ".join(terms)), MUTED))
+        self.hover_lines = lines
+
+    def draw_hover_box(self, surface: pygame.Surface) -> None:
+        """What the pointed option would do, in a box beside the pointer that hides no other box: in
+        columns when it is taller than the map."""
+        lines, self.hover_lines = self.hover_lines, []
+        if not lines:
+            return
+        ui = self.app.ui
+        step = ui.line(18)
+        m = self.map_rect
+        full = max(1, (m.h - ui.s(24)) // step)
+        mx, my = ui.mouse
+        gap = ui.s(18)
+        box = columns = widths = None
+        for room in sorted({full, full * 3 // 4, full // 2, full // 3}, reverse=True):     # lower and wider
+            room = max(1, room)
+            cols = [lines[k:k + room] for k in range(0, len(lines), room)]
+            ws = [max(ui.font(18).size(text)[0] for text, _ in col) + ui.s(14) for col in cols]
+            while len(cols) > 1 and sum(ws) > m.w - ui.s(8):     # too much: its head, and "…"
+                cols.pop()
+                ws.pop()
+                cols[-1] = cols[-1][:-1] + [("…", MUTED)]
+            size = (sum(ws), max(len(col) for col in cols) * step + ui.s(10))
+            away = [(mx - size[0] - gap, my + gap), (mx - size[0] - gap, my - size[1] - gap)]
+            near = [(mx + gap, my + gap), (mx + gap, my - size[1] - gap)]
+            corners = [(m.x, m.y), (m.right, m.y), (m.x, m.bottom), (m.right, m.bottom)]
+            keep = [m.clip(pygame.Rect(mx - gap, my - gap, 2 * gap, 2 * gap)), *self.hover_avoid]   # the pointed tile
+            spot = self.put(size, (away + near if mx > m.centerx else near + away) + corners, keep)
+            if box is None:
+                box, columns, widths = spot, cols, ws
+            if ui.free(spot, keep):
+                box, columns, widths = spot, cols, ws
+                break
+        # where it cannot help hiding a panel, it lies over it as a tooltip does, whole
+        with ui.layer("screen" if ui.free(box) else "pointer"):
+            shade = pygame.Surface(box.size, pygame.SRCALPHA)
+            shade.fill((10, 10, 14, 235))
+            surface.blit(shade, box)
+            pygame.draw.rect(surface, (90, 95, 108), box, 1)
+            ui.occupy(box)
+            x = box.x
+            for col, width in zip(columns, widths):
+                for i, (text, colour) in enumerate(col):
+                    ui.text(surface, text, (x + ui.s(7), box.y + ui.s(5) + i * step), 18, colour)
+                x += width
+
+    def tokens_in_reach(self, path) -> list:
+        """The tokens a figure walking ``path`` would set off: face down to the viewer, or its own real
+        ones (a trap goes off under anyone), each within its trigger radius of a tile of the way."""
+        return [t for t in self.tokens if t.radius is not None and t.kind != "decoy"
+                and any(space.within(t.tile, step, t.radius) for step in path)]
 
     def outcome_lines(self, outcomes: dict, indent: str = "") -> list[str]:
         """One line per outcome; those under 0.05 % are summed on one last line rather than listed as 0.0 %."""
@@ -504,62 +566,118 @@ class BattleDrawing:
             if f is not None and f.tile is not None:
                 pygame.draw.circle(surface, BAD, self.view.tile_centre(f.tile), int(self.view.cell * 0.6), 3)
 
-    def draw_top(self, surface: pygame.Surface, d: Decision | None) -> None:
-        ui = self.app.ui
-        w = surface.get_width()
-        bar = pygame.Rect(0, 0, w, self.map_rect.y)
-        pygame.draw.rect(surface, PANEL, bar)
+    def header_words(self, d: Decision | None) -> tuple[str, str]:
+        """The header's words: the turn and phase, and who decides what (with room for the AI's dots)."""
         st = self.match.state
         phase = self.rules.phase(st)
         text = tr("hud.turn", n=self.rules.turn(st), max=self.match.max_turns)
         if phase:
             text += " · " + tr(f"phase.{phase}", phase)
-        bw, gap = ui.s(96), ui.s(6)
-        right = w - gap
-        buttons = [(tr("button.menu"), self.to_menu, True, ""),
-                   (tr("button.help"), lambda: setattr(self, "show_help", True), True, "F1"),
-                   (tr("button.save"), self.save, True, "Ctrl+S"),
-                   (tr("button.undo"), self.undo, self.can_undo(), "Ctrl+Z"),
-                   (tr("button.terrain"), self.toggle_terrain, True, key_label(self.app.settings.keys.get("terrain", "")))]
+        if d is None:
+            return text, ""
+        who = side_name(d.side)
+        if d.side in self.ai_players:
+            who += " (" + tr("hud.ai") + ")"
+            if self.ai_thinking:
+                who += " " + tr("hud.thinking")
+        kind = tr(f"kind.{d.kind}", d.kind.replace("_", " "))
+        mode = (d.info or {}).get("mode") if isinstance(d.info, dict) else None
+        if isinstance(mode, str) and mode != "regular":      # a reaction, an ambush… is not a turn of one's own
+            kind += f" ({term(mode)})"
+        actor = self.names.get(d.figure, "") if d.figure else ""
+        return text, f"{who} — {kind}" + (f" : {actor}" if actor else "")
+
+    def header_buttons(self) -> list[tuple]:
+        """(label, action, enabled, shortcut, selected) of the header's buttons, from the right edge."""
+        keys = self.app.settings.keys
+        buttons = [(tr("button.menu"), self.to_menu, True, "", False),
+                   (tr("button.help"), self.open_help, True, "F1", False),
+                   (tr("button.save"), self.save, True, "Ctrl+S", False),
+                   (tr("button.undo"), self.undo, self.can_undo(), "Ctrl+Z", False),
+                   (tr("button.terrain"), self.toggle_terrain, True, key_label(keys.get("terrain", "")),
+                    self.show_terrain)]
         if self.ai_players:
-            buttons.append((tr("button.skip"), self.skip, True, key_label(self.app.settings.keys.get("skip", ""))))
-            buttons.append((tr("hud.ai") + " : " + tr(f"speed.{self.app.settings.ai_speed}"), self.cycle_speed, True,
-                            ""))
-        for label, cb, enabled, hk in buttons:
-            width = max(bw, ui.font(18).size(label)[0] + ui.s(16))
-            if right - width < w // 3:      # a narrow window keeps the first buttons (menu, help, save…)
-                break
-            rect = pygame.Rect(right - width, ui.s(5), width, bar.h - ui.s(10))
-            ui.button(surface, rect, label, cb, enabled=enabled, hotkey="", size=18,
-                      tooltip=f"{label} ({hk})" if hk else label,
-                      selected=(cb == self.toggle_terrain and self.show_terrain)
-                      or (cb == self.skip and self.fast_forward))
+            buttons.append((tr("button.skip"), self.skip, True, key_label(keys.get("skip", "")), self.fast_forward))
+            buttons.append((tr("hud.ai") + " : " + tr(f"speed.{self.app.settings.ai_speed}"), self.cycle_speed,
+                            True, "", False))
+        return buttons
+
+    def plan_header(self, w: int) -> int:
+        """Where the header's words and buttons go in a window ``w`` wide, on one row when they fit,
+        else the words above the buttons (on as many lines as they need); its height."""
+        ui = self.app.ui
+        gap, row = ui.s(6), ui.s(40)
+        buttons = self.header_buttons()
+        widths = [max(ui.s(64), ui.font(18).size(b[0])[0] + ui.s(20)) for b in buttons]
+        text, label = self.header_words(self.decision)
+        tail = "..." if self.decision is not None and self.decision.side in self.ai_players else ""
+        text_w = ui.font(22).size(text)[0]
+        label_w = ui.font(20).size(label + tail)[0] if label else 0
+        all_buttons = sum(widths) + gap * (len(widths) + 1)
+        words_w = ui.s(10) + text_w + (ui.s(16) + label_w if label else 0) + ui.s(10)
+        if words_w + all_buttons <= w:
+            lines = [[(text, 22, (ui.s(10), row // 2))] + ([(label, 20, (ui.s(10) + text_w + ui.s(16), row // 2))]
+                                                          if label else [])]
+            top = 0
+        else:
+            lines, y = [], ui.s(16)
+            if words_w <= w:
+                lines.append([(text, 22, (ui.s(10), y)), (label, 20, (ui.s(10) + text_w + ui.s(16), y))])
+                y += ui.s(28)
+            else:
+                lines.append([(text, 22, (ui.s(10), y))])
+                y += ui.s(26)
+                for part in ui.wrap(label + tail, 20, w - ui.s(20)) if label else []:
+                    lines.append([(part, 20, (ui.s(10), y))])
+                    y += ui.s(24)
+            top = y - ui.s(14)
+        rects, right, y = [], w - gap, top + ui.s(5)
+        for width in widths:
+            if right - width < gap:     # a row full: the next buttons go on a row of their own below
+                right, y = w - gap, y + row
+            rects.append(pygame.Rect(right - width, y, width, row - ui.s(10)))
             right -= width + gap
-        x = ui.s(10)
-        x = ui.text(surface, text, (x, bar.centery), 22, TEXT, "midleft", max_width=right - x).right + ui.s(16)
-        if d is not None and right - x > ui.s(40):
-            who = side_name(d.side)
-            if d.side in self.ai_players:
-                who += " (" + tr("hud.ai") + ")"
-                if self.ai_job is not None:
-                    who += " " + tr("hud.thinking") + "." * (int(time.monotonic() * 3) % 4)
-            kind = tr(f"kind.{d.kind}", d.kind.replace("_", " "))
-            mode = (d.info or {}).get("mode") if isinstance(d.info, dict) else None
-            if isinstance(mode, str) and mode != "regular":      # a reaction, an ambush… is not a turn of one's own
-                kind += f" ({term(mode)})"
-            actor = self.names.get(d.figure, "") if d.figure else ""
-            label = f"{who} — {kind}" + (f" : {actor}" if actor else "")
-            ui.text(surface, label, (x, bar.centery), 20, side_colour(d.side), "midleft", max_width=right - x - gap)
+        self.header_plan = (lines, list(zip(buttons, rects)))
+        return max(r.bottom for r in rects) + ui.s(5)
+
+    def open_help(self, tab: str = "rules") -> None:
+        """The rule system's primer and glossary, and the controls, over the waiting battle."""
+        from .primer import PrimerScene
+
+        self.app.push(PrimerScene(self.app, self.rules, tab=tab, controls=True))
+
+    def draw_top(self, surface: pygame.Surface, d: Decision | None) -> None:
+        ui = self.app.ui
+        w = surface.get_width()
+        bar = pygame.Rect(0, 0, w, self.map_rect.y)
+        pygame.draw.rect(surface, PANEL, bar)
+        lines, buttons = self.header_plan
+        for (label, cb, enabled, hk, selected), rect in buttons:
+            ui.button(surface, rect, label, cb, enabled=enabled, size=18, tooltip=f"{label} ({hk})" if hk else label,
+                      selected=selected)
+        for k, line in enumerate(lines):
+            for n, (text, size, (x, y)) in enumerate(line):
+                if not text:
+                    continue
+                own = k > 0 or n > 0       # who decides, in that side's colour
+                if own and d is not None and d.side in self.ai_players and self.ai_thinking \
+                        and k == len(lines) - 1 and n == len(line) - 1:
+                    text += "." * (int(time.monotonic() * 3) % 4)
+                ui.text(surface, text, (x, y), size, side_colour(d.side) if own and d is not None else TEXT,
+                        "midleft")
 
     def draw_log(self, surface: pygame.Surface) -> None:
+        """The log's last lines; a rules term in a line is underlined, and pointing at the line shows
+        what its terms mean (a click opens the glossary there)."""
         ui = self.app.ui
         r = self.log_rect
         if r.w <= 0:
             return
         pygame.draw.rect(surface, (30, 32, 38), r)
         pygame.draw.line(surface, (70, 74, 84), r.topleft, r.bottomleft)
-        ui.text(surface, tr("hud.log"), (r.x + ui.s(8), r.y + ui.s(6)), 20, ACCENT)
-        line_h = ui.s(16)
+        head = ui.text(surface, tr("hud.log"), (r.x + ui.s(8), r.y + ui.s(6)), 20, ACCENT)
+        font = ui.font(16)
+        line_h = max(ui.s(16), font.get_linesize())
         key = (len(self.log_lines), id(self.log_lines), r.w, ui.scale)
         if key != self._wrap_key:
             self._wrap_key = key
@@ -567,12 +685,63 @@ class BattleDrawing:
             self._wrapped = [(part, log_colour(side)) for line, side in pairs
                              for part in ui.wrap(line, 16, r.w - ui.s(16))]
         wrapped = self._wrapped
-        room = max(1, (r.h - ui.s(34)) // line_h)
+        top = head.bottom + ui.s(4)
+        room = max(1, (r.bottom - top) // line_h)
         self.log_scroll = min(self.log_scroll, max(0, len(wrapped) - room))
         end = len(wrapped) - self.log_scroll
         shown = wrapped[max(0, end - room):end]
         for i, (line, colour) in enumerate(shown):
-            ui.text(surface, line, (r.x + ui.s(8), r.y + ui.s(28) + i * line_h), 16, colour)
+            rect = ui.text(surface, line, (r.x + ui.s(8), top + i * line_h), 16, colour)
+            found = glossary.spans(line)
+            for start, stop, _ in found:
+                x0 = rect.x + font.size(line[:start])[0]
+                x1 = rect.x + font.size(line[:stop])[0]
+                pygame.draw.line(surface, MUTED, (x0, rect.bottom - 1), (x1, rect.bottom - 1), 1)
+            if found:
+                ui.hotspot(rect, lambda e=found[0][2].id: self.open_glossary(e), line)
+
+    def open_glossary(self, entry: str) -> None:
+        from .primer import PrimerScene
+
+        self.app.push(PrimerScene(self.app, self.rules, tab="glossary", focus=entry, controls=True))
+
+    def plan_bar(self, w: int, d: Decision | None, human: bool) -> int:
+        """Where the action bar's buttons go: on one row while every action's name fits beside or under
+        its icon, else on two or three rows; the end button stands on the right. Its height."""
+        ui = self.app.ui
+        self.bar_plan = ([], None, False)
+        if d is None or not human:
+            return ui.s(64)
+        groups = self.groups(d)
+        actions = self.bar_actions(d)
+        end = self.end_option(d)
+        gap = ui.s(6)
+        end_w = max(ui.s(140), ui.font(18).size(action_label(end.action))[0] + ui.s(56)) if end is not None else 0
+        room = w - ui.s(16) - (end_w + ui.s(12) if end is not None else 0)
+        labels = [action_label(a) + (f" ×{len(groups[a])}" if len(groups[a]) > 1 else "") for a in actions]
+        rows, bw, stacked = 1, ui.s(110), False
+        for rows in (1, 2, 3):
+            per = max(1, math.ceil(len(actions) / rows))
+            bw = min(ui.s(230), (room - gap * (per - 1)) // per)
+            stacked = any(ui.font(17).size(t)[0] + ui.s(46) > bw for t in labels)
+            if not stacked or all(self.fits_stacked(action_label(a), bw) for a in actions):
+                break
+        per = max(1, math.ceil(len(actions) / rows))
+        row_h = ui.s(58)
+        placed = []
+        for i, action in enumerate(actions):
+            placed.append((action, pygame.Rect(ui.s(8) + (i % per) * (bw + gap), ui.s(7) + (i // per) * row_h,
+                                               bw, row_h - ui.s(8))))
+        height = rows * row_h + ui.s(6)
+        end_rect = pygame.Rect(w - end_w - ui.s(10), ui.s(7), end_w, height - ui.s(14)) if end is not None else None
+        self.bar_plan = (placed, end_rect, stacked)
+        return height
+
+    def fits_stacked(self, label: str, width: int) -> bool:
+        """A name fits under an icon on at most two lines of the button's width."""
+        ui = self.app.ui
+        lines = ui.wrap(label, 15, width - ui.s(6))
+        return len(lines) <= 2 and all(ui.font(15).size(line)[0] <= width - ui.s(6) for line in lines)
 
     def draw_bar(self, surface: pygame.Surface, d: Decision | None, human: bool) -> None:
         ui = self.app.ui
@@ -580,19 +749,13 @@ class BattleDrawing:
         pygame.draw.rect(surface, PANEL, r)
         if d is None or not human:
             if d is not None and d.side in self.ai_players:
-                ui.text(surface, tr("hud.waiting_ai"), (r.x + ui.s(12), r.centery), 20, MUTED, "midleft")
+                ui.text(surface, tr("hud.waiting_ai"), (r.x + ui.s(12), r.centery), 20, MUTED, "midleft",
+                        max_width=r.w - ui.s(24))
             return
         groups = self.groups(d)
         end = self.end_option(d)
-        size = r.h - ui.s(14)
-        x = r.x + ui.s(8)
-        actions = self.bar_actions(d)
-        labels = [action_label(a) + (f" ×{len(groups[a])}" if len(groups[a]) > 1 else "") for a in actions]
-        widest = max((ui.font(17).size(t)[0] for t in labels), default=0) + ui.s(46)
-        room = max(ui.s(60), (r.w - ui.s(200)) // max(1, len(groups)) - ui.s(6))
-        bw = min(room, max(ui.s(110), min(widest, ui.s(230))))
-        stacked = widest > bw       # narrow: the icon above a short label, the count in the tooltip
-        for i, action in enumerate(actions):
+        placed, end_rect, stacked = self.bar_plan
+        for i, (action, rect) in enumerate(placed):
             opts = groups[action]
             count = f" ×{len(opts)}" if len(opts) > 1 else ""
             label = action_label(action) + ("" if stacked else count)
@@ -602,52 +765,72 @@ class BattleDrawing:
                 if odds is not None:
                     tip += "\n" + "\n".join(f"{odds_label(k)}: {fmt_percent(p)}" for k, p in odds.outcomes.items())
             hotkey = hotkey_label(i)
-            ui.button(surface, (x, r.y + ui.s(7), bw, size), label, lambda a=action: self.click_group(a),
+            ui.button(surface, rect.move(r.x, r.y), label, lambda a=action: self.click_group(a),
                       tooltip=f"{action_label(action)}{count}: " + (f"{tip} [{hotkey}]" if hotkey else tip),
                       selected=(action == self.group), stacked=stacked,
                       icon=icons.icon(action, ui.s(26)), hotkey=hotkey, size=17)
-            x += bw + ui.s(6)
-        if end is not None:
-            rect = (r.right - ui.s(190), r.y + ui.s(7), ui.s(180), size)
-            ui.button(surface, rect, action_label(end.action), lambda: self.answer(end),
+        if end is not None and end_rect is not None:
+            ui.button(surface, end_rect.move(r.x, r.y), action_label(end.action), lambda: self.answer(end),
                       tooltip=tr(f"tip.{end.action}", action_label(end.action)) + f" [{key_label(self.app.settings.keys['end'])}]",
                       icon=icons.icon(end.action, ui.s(26)), hotkey=key_label(self.app.settings.keys["end"]), size=18)
 
+    def put(self, size: tuple[int, int], candidates, avoid=()) -> pygame.Rect:
+        """A box of ``size`` over the map, at the first of ``candidates`` where it hides nothing the
+        screen shows already (panels, minimap, notes) nor ``avoid``; inside the map in any case."""
+        ui = self.app.ui
+        return ui.place(size, candidates, self.map_rect.inflate(-ui.s(8), -ui.s(8)), avoid)
+
     def draw_chooser(self, surface: pygame.Surface) -> None:
+        """The list of choices, as many to a page as the map's height holds (at most ten: keys 1..0)."""
         ui = self.app.ui
         opts = self.chooser or []
-        pages = max(1, math.ceil(len(opts) / CHOOSER_PAGE))
-        self.chooser_page = min(self.chooser_page, pages - 1)
-        page = opts[self.chooser_page * CHOOSER_PAGE:(self.chooser_page + 1) * CHOOSER_PAGE]
         d = self.decision
         title = tr(f"kind.{d.kind}", d.kind.replace("_", " ")) if d is not None else ""
-        bh = ui.s(34)
-        labels = [self.option_label(o) for o in page]
-        widest = max([ui.font(22).size(title)[0]] + [ui.font(18).size(t)[0] + ui.s(56) for t in labels])
-        w = min(max(ui.s(340), widest + ui.s(24)), max(ui.s(340), self.map_rect.w // 2))
+        bh, step = ui.s(34), ui.s(38)
+        labels = [self.option_label(o) for o in opts]
+        widest = max([ui.font(22).size(title)[0]] + [ui.font(18).size(t)[0] + ui.s(60) for t in labels])
+        w = min(max(ui.s(340), widest + ui.s(24)), max(ui.s(340), self.map_rect.w * 2 // 3),
+                self.map_rect.w - ui.s(16))
         note = ui.wrap(self.decision_note(d), 16, w - ui.s(20)) if d is not None else []
-        top = ui.s(36) + len(note) * ui.s(18)
-        h = top + ui.s(4) + len(page) * (bh + ui.s(4)) + (bh + ui.s(6) if pages > 1 else 0)
-        box = self.chooser_rect(w, h)
+        line = ui.line(16)
+        top = ui.line(22) + ui.s(16) + len(note) * line
+        room = (self.map_rect.h - ui.s(16) - top - ui.s(8)) // step
+        most = max(1, min(CHOOSER_PAGE, room if len(opts) <= room else room - 1))
+        box = None
+        for size in range(most, 0, -1):     # fewer to a page, to stay off the panels and the minimap
+            pages = max(1, math.ceil(len(opts) / size))
+            rows = min(size, len(opts))
+            spot = self.chooser_rect(w, top + rows * step + (step if pages > 1 else 0) + ui.s(6))
+            if box is None or ui.free(spot):
+                box, self.page_size = spot, size
+            if ui.free(spot) or size <= min(3, most):
+                break
+        self.chooser_box = box
+        pages = max(1, math.ceil(len(opts) / self.page_size))
+        self.chooser_page = min(self.chooser_page, pages - 1)
+        first = self.chooser_page * self.page_size
+        page = opts[first:first + self.page_size]
         pygame.draw.rect(surface, (20, 22, 28), box, border_radius=ui.s(6))
         pygame.draw.rect(surface, ACCENT, box, 1, border_radius=ui.s(6))
-        ui.text(surface, title, (box.x + ui.s(10), box.y + ui.s(10)), 22, ACCENT, max_width=w - ui.s(20))
-        for i, line in enumerate(note):
-            ui.text(surface, line, (box.x + ui.s(10), box.y + ui.s(34) + i * ui.s(18)), 16, TEXT)
+        ui.occupy(box)
+        y = ui.text(surface, title, (box.x + ui.s(10), box.y + ui.s(8)), 22, ACCENT,
+                    max_width=w - ui.s(20)).bottom + ui.s(4)
+        for text in note:
+            y = ui.text(surface, text, (box.x + ui.s(10), y), 16, TEXT).bottom
         y = box.y + top
         for i, o in enumerate(page):
             odds = self.odds(o)
             tip = "\n".join(f"{odds_label(k, self.names)}: {fmt_percent(p)}" for k, p in odds.outcomes.items()) \
                 if odds is not None else ""
-            ui.button(surface, (box.x + ui.s(10), y, w - ui.s(20), bh), labels[i],
+            ui.button(surface, (box.x + ui.s(10), y, w - ui.s(20), bh), labels[first + i],
                       lambda o=o: self.answer(o), tooltip=tip, hotkey=hotkey_label(i), size=18,
                       icon=icons.icon(o.action, ui.s(22)))
-            y += bh + ui.s(4)
+            y += step
         if pages > 1:
             half = (w - ui.s(30)) // 2
-            ui.button(surface, (box.x + ui.s(10), y + ui.s(2), half, bh), "<",
+            ui.button(surface, (box.x + ui.s(10), y, half, bh), "<",
                       lambda: setattr(self, "chooser_page", max(0, self.chooser_page - 1)))
-            ui.button(surface, (box.x + ui.s(20) + half, y + ui.s(2), half, bh),
+            ui.button(surface, (box.x + ui.s(20) + half, y, half, bh),
                       f"{self.chooser_page + 1}/{pages} >",
                       lambda: setattr(self, "chooser_page", (self.chooser_page + 1) % pages))
 
@@ -657,23 +840,33 @@ class BattleDrawing:
         if not text:
             return
         ui = self.app.ui
-        label = ui.render(text, 18, TEXT)
-        box = label.get_rect(midtop=(self.map_rect.centerx, self.map_rect.y + ui.s(6))).inflate(ui.s(16), ui.s(8))
+        lines = ui.wrap(text, 18, self.map_rect.w - ui.s(60))
+        line = ui.line(18)
+        size = (max(ui.font(18).size(t)[0] for t in lines) + ui.s(16), len(lines) * line + ui.s(8))
+        cx = self.map_rect.centerx - size[0] // 2
+        box = self.put(size, [(cx, self.map_rect.y + ui.s(6)), (self.map_rect.right, self.map_rect.y),
+                              (cx, self.map_rect.bottom)])
         pygame.draw.rect(surface, (14, 15, 20), box, border_radius=ui.s(4))
         pygame.draw.rect(surface, side_colour(d.side), box, 1, border_radius=ui.s(4))
-        surface.blit(label, label.get_rect(center=box.center))
+        ui.occupy(box)
+        for i, t in enumerate(lines):
+            ui.text(surface, t, (box.x + ui.s(8), box.y + ui.s(4) + i * line), 18, TEXT)
 
     def chooser_rect(self, w: int, h: int) -> pygame.Rect:
         """Where the list of choices goes: beside the map choices it lists (on the side away from them,
-        so they stay visible and clickable), or in the middle of the map when none has a place."""
+        so they stay visible and clickable), or in the middle of the map when none has a place; off
+        the panels and notes in any case."""
         ui, d = self.app.ui, self.decision
         opts = self.chooser or []
         spots = [t for t in (self.points_at(d, o) for o in opts) if t is not None] if d is not None else []
+        m = self.map_rect
+        left, right, top = m.x + ui.s(8), m.right - w - ui.s(8), m.y + ui.s(8)
+        centre = (m.centerx - w // 2, m.centery - h // 2)
         if not spots:
-            return pygame.Rect(self.map_rect.centerx - w // 2, self.map_rect.centery - h // 2, w, h)
+            return self.put((w, h), [centre, (centre[0], top), (right, top), (left, top)])
         mean_x = sum(self.view.tile_centre(t)[0] for t in spots) / len(spots)
-        x = self.map_rect.x + ui.s(8) if mean_x > self.map_rect.centerx else self.map_rect.right - w - ui.s(8)
-        return pygame.Rect(x, self.map_rect.y + ui.s(8), w, h)
+        sides = [(left, top), (right, top)] if mean_x > m.centerx else [(right, top), (left, top)]
+        return self.put((w, h), sides + [(sides[0][0], m.bottom), (sides[1][0], m.bottom), centre])
 
     def decision_note(self, d: Decision) -> str:
         """What the decision's info tells the player (the standing bid, who attacks…), when the UI words it."""
@@ -689,38 +882,50 @@ class BattleDrawing:
                 return tr(key, **values)
         return ""
 
+    def figure_lines(self, f) -> list[str]:
+        """A figure as the viewer may know it: name, gauges, side, states."""
+        return [self.names.get(f.id, f.name), *(gauge_label(g) for g in f.gauges), side_name(f.side),
+                *(marker_label(m) for m in f.markers)]
+
     def draw_figure_info(self, surface: pygame.Surface) -> None:
         """The hovered figure named in full: its trade, gauges, side and every state with its picture;
-        the state under the mouse is lit and explained (its ``.tip`` words)."""
+        the state under the mouse is lit and explained (its ``.tip`` words), and what its states mean."""
         ui = self.app.ui
         if self.hover_tile is None:
             return
         f = self.figure_at(self.hover_tile)
-        if f is None:
+        if f is None or self.hover_lines:       # an option's box already tells of it
             return
         pointed = next((m for spot, fig, m in getattr(self, "badge_spots", ()) if fig.id == f.id
                         and spot.collidepoint(ui.mouse)), None)
         trade = tr(f"kind.{f.kind}", "") if f.kind and has(f"kind.{f.kind}") else (term(f.kind) if f.kind else "")
-        lines = [(f.name, None, TEXT)] + ([(trade, self.art.kind(f.kind), MUTED)] if trade else [])
-        lines += [(gauge_label(g), None, TEXT) for g in f.gauges] + [(side_name(f.side), None, side_colour(f.side))]
+        lines = [(self.names.get(f.id, f.name), None, TEXT, 18)]
+        lines += [(trade, self.art.kind(f.kind), MUTED, 18)] if trade else []
+        lines += [(gauge_label(g), None, TEXT, 18) for g in f.gauges]
+        lines += [(side_name(f.side), None, side_colour(f.side), 18)]
+        width = min(ui.s(320), self.map_rect.w // 2)
         for m in f.markers:
-            lines.append((marker_label(m), self.art.marker(m.key), ACCENT if m is pointed else TEXT))
+            lines.append((marker_label(m), self.art.marker(m.key), ACCENT if m is pointed else TEXT, 18))
             if m is pointed and has(f"marker.{m.key}.tip"):
-                lines += [(part, None, MUTED) for part in ui.wrap(tr(f"marker.{m.key}.tip"), 16, ui.s(300))]
-        row = ui.s(20)
-        w = max(ui.font(18).size(t)[0] for t, _, _ in lines) + ui.s(14) + row
+                lines += [(part, None, MUTED, 16) for part in ui.wrap(tr(f"marker.{m.key}.tip"), 16, width)]
+        for note in glossary.notes(" · ".join(marker_label(m) for m in f.markers)):
+            lines += [(part, None, MUTED, 16) for part in ui.wrap(note, 16, width)]
+        row = ui.line(18)
+        w = max(ui.font(size).size(t)[0] for t, _, _, size in lines) + ui.s(14) + row
         h = len(lines) * row + ui.s(10)
-        x, y = self.map_rect.x + ui.s(8), self.map_rect.bottom - h - ui.s(28)
-        box = pygame.Rect(x, y, w, h)
+        m = self.map_rect
+        box = self.put((w, h), [(m.x + ui.s(8), m.bottom - h - ui.s(8)), (m.x + ui.s(8), m.y + ui.s(8)),
+                                (m.right - w - ui.s(8), m.y + ui.s(8)), (m.centerx - w // 2, m.bottom - h)])
         pygame.draw.rect(surface, (14, 15, 20), box, border_radius=ui.s(4))
         pygame.draw.rect(surface, side_colour(f.side), box, 1, border_radius=ui.s(4))
-        for i, (text, picture, colour) in enumerate(lines):
-            ty = y + ui.s(5) + i * row
+        ui.occupy(box)
+        for i, (text, picture, colour, size) in enumerate(lines):
+            ty = box.y + ui.s(5) + i * row
             if picture is not None:
                 pic = self.sprites.picture(picture, row - ui.s(3))
                 if pic is not None:
-                    surface.blit(pic, (x + ui.s(5), ty))
-            ui.text(surface, text, (x + ui.s(7) + row, ty), 18, colour)
+                    surface.blit(pic, (box.x + ui.s(5), ty))
+            ui.text(surface, text, (box.x + ui.s(7) + row, ty), size, colour)
 
 
 def log_colour(side: int | None) -> tuple[int, int, int]:
@@ -767,6 +972,11 @@ def fmt_percent(p) -> str:
     """An exact chance as a percentage with one decimal, with the decimal comma in French."""
     text = f"{float(p) * 100:.1f} %"
     return text.replace(".", ",") if language() == "fr" else text
+
+
+def paces(v: float) -> str:
+    """A length in pas as the player's language says it: "1 pace", "2.5 paces"."""
+    return tr("hud.pas.one" if v == 1 else "hud.pas", n=fmt_number(v))
 
 
 def fmt_number(v: float) -> str:

@@ -36,6 +36,15 @@ def _lookup(key: str) -> str | None:
     return None
 
 
+def keys_with(prefix: str) -> list[str]:
+    """Every key starting with ``prefix`` in the words now in use (the module's and the window's)."""
+    lang = language()
+    found = set()
+    for table in (_module.get(lang, {}), _table(lang), _module.get("en", {}), _table("en")):
+        found.update(k for k in table if k.startswith(prefix))
+    return sorted(found)
+
+
 def set_language(lang: str) -> None:
     _current["lang"] = lang if lang in LANGUAGES else "en"
 
@@ -58,6 +67,18 @@ def tr(key: str, default: str | None = None, **values) -> str:
             return text.format(**values)
         except (KeyError, IndexError, ValueError):
             return text
+    return text
+
+
+def name_words(text: str) -> str:
+    """A figure's or an army's name in the player's language. The names a rule system gives (a rank,
+    a warband, "Vétéran 2") have words in its tables as ``name.<name>``, a number after one kept;
+    a name of the player's own stays as it is."""
+    if has(f"name.{text}"):
+        return tr(f"name.{text}")
+    stem, _, number = text.rpartition(" ")
+    if stem and number.isdigit() and has(f"name.{stem}"):
+        return f"{tr(f'name.{stem}')} {number}"
     return text
 
 

@@ -16,28 +16,32 @@ from ..rules import get as get_rules
 from ..rules import names as rule_names
 from .combatlog import in_words
 from .hud import fmt_number, term
-from .i18n import LANGUAGES, has, key_label, language, tr, use_rules
+from .i18n import LANGUAGES, key_label, language, name_words, tr, use_rules
 from .maplist import entry_for, list_maps, list_saves
 from .maprender import load_map_picture, thumbnail
 from .settings import AI_SPEEDS, ANIMATIONS, DEFAULT_KEYS, UI_SCALES, VOLUMES, autosave_path
-from .widgets import ACCENT, BAD, BG, MUTED, PANEL, TEXT, TextInput, side_colour
+from .widgets import ACCENT, BAD, BG, MUTED, PANEL, TEXT, Scroll, TextInput, side_colour
 
 MODES = ("hotseat", "vs-ai", "ai-vs-ai")
 FIXED_KEYS = ("id", "name", "tile", "x", "y")
-LABEL_KEYS = ("name", "archetype", "profile", "rank", "type", "kind", "role", "id")
+LABEL_KEYS = ("archetype", "profile", "rank", "type", "kind", "role", "id")
 THUMB = (150, 96)
 
 
 def figure_label(fig: dict) -> str:
+    """A figure of an army being built, by its name, else its kind (archetype, rank, role…)."""
+    if fig.get("name"):
+        return name_words(str(fig["name"]))
     for k in LABEL_KEYS:
         if fig.get(k):
             value = str(fig[k])
-            return tr(f"term.{value}", value)
+            return tr(f"kind.{value}", tr(f"term.{value}", value))
     return "?"
 
 
-def _title(app, surface, text: str) -> None:
-    app.ui.text(surface, text, (app.ui.s(40), app.ui.s(28)), 44, ACCENT)
+def _title(app, surface, text: str) -> int:
+    """A screen's title at its top left; the y under it."""
+    return app.ui.text(surface, text, (app.ui.s(40), app.ui.s(20)), 44, ACCENT).bottom
 
 
 class StillScene:
@@ -104,7 +108,13 @@ class SetupScene:
         self.choices: dict[str, list] = {}
         self.module = None
         self.error = ""
-        self.map_scroll = 0
+        self.map_scroll = Scroll()
+        self.rules_scroll = Scroll()
+        self._rules_shown = None
+        self.army_scrolls = (Scroll(), Scroll())
+        self.sheet: tuple[int, int] | None = None      # (side, index) of the figure whose sheet is open
+        self.recruiting: int | None = None              # the side whose list of recruits is open
+        self.recruit_scroll = Scroll()
 
     def update(self, dt: float) -> None:
         for path in self.maps:
@@ -174,9 +184,13 @@ class SetupScene:
 
     def handle(self, event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            self.app.pop()
-        elif event.type == pygame.MOUSEWHEEL:
-            self.map_scroll = max(0, min(max(0, len(self.maps) - 1), self.map_scroll - event.y))
+            if self.sheet is not None or self.recruiting is not None:
+                self.close_popup()
+            else:
+                self.app.pop()
+
+    def close_popup(self) -> None:
+        self.sheet, self.recruiting = None, None
 
     def map_facts(self, path: str) -> str:
         """Size in tiles and scale, as the map's header gives them."""
@@ -224,11 +238,13 @@ class SetupScene:
                 n += 1
             fig["id"] = f"s{side}n{n}"
         army.figures.append(fig)
+        self.recruiting = None
 
     def remove_figure(self, side: int, index: int) -> None:
         figures = self.armies[side].figures
         if len(figures) > 1:
             figures.pop(index)
+            self.sheet = None
 
     def start(self) -> None:
         from .app import start_battle
@@ -253,134 +269,268 @@ class SetupScene:
         ui = self.app.ui
         surface.fill(BG)
         w, h = surface.get_size()
-        _title(self.app, surface, tr("setup.title"))
-        top = ui.s(90)
-        col = (w - ui.s(80)) // 3
-        # maps
-        x = ui.s(30)
-        ui.text(surface, tr("setup.map"), (x, top), 24, ACCENT)
-        y = top + ui.s(30)
-        row = ui.s(THUMB[1] // 2 + 12)
-        room = max(1, (h - y - ui.s(170)) // row)
-        self.map_scroll = min(self.map_scroll, max(0, len(self.maps) - room))
-        for path in self.maps[self.map_scroll:self.map_scroll + room]:
-            thumb = self.thumbs.get(path)
-            rect = pygame.Rect(x, y, col, row - ui.s(6))
-            ui.button(surface, rect, "", lambda p=path: self.pick_map(p), selected=(path == self.map_path),
-                      tooltip=thumb if isinstance(thumb, str) else path)
-            if isinstance(thumb, pygame.Surface):
-                small = pygame.transform.smoothscale(
-                    thumb, (max(1, thumb.get_width() * (rect.h - 8) // max(1, thumb.get_height())), rect.h - 8))
-                surface.blit(small, (rect.x + 4, rect.y + 4))
-                tx = rect.x + small.get_width() + ui.s(10)
-            else:
-                tx = rect.x + ui.s(10)
-            colour = (20, 20, 20) if path == self.map_path else TEXT
-            entry = self.entries.get(path)
-            ui.text(surface, entry.name if entry else Path(path).stem, (tx, rect.centery - ui.s(2)), 20, colour,
-                    "bottomleft", max_width=rect.right - tx - 4)
-            error = self.map_error(path)
-            ui.text(surface, error or self.map_facts(path), (tx, rect.centery + ui.s(2)), 16,
-                    BAD if error else (colour if path == self.map_path else MUTED), "topleft",
-                    max_width=rect.right - tx - 4)
-            y += row
-        if not self.maps:
-            ui.text(surface, tr("setup.no_maps"), (x, y), 18, MUTED)
-        y = h - ui.s(160)
-        ui.input(surface, (x, y, col - ui.s(90), ui.s(32)), self.path_input, tr("setup.path_hint"))
-        ui.button(surface, (x + col - ui.s(84), y, ui.s(84), ui.s(32)), tr("setup.use_path"), self.use_path,
-                  size=18)
-        # rules, mode, side, seed
-        x = ui.s(40) + col
-        y = top
-        ui.text(surface, tr("setup.rules"), (x, y), 24, ACCENT)
-        y += ui.s(30)
-        for name in self.rules_list:
-            ui.button(surface, (x, y, col, ui.s(34)), self.rules_titles.get(name, name),
-                      lambda n=name: setattr(self, "rules", n), selected=(name == self.rules))
-            y += ui.s(38)
-        y += ui.s(8)
-        ui.text(surface, tr("setup.mode"), (x, y), 24, ACCENT)
-        y += ui.s(30)
-        bw = (col - ui.s(12)) // 3
-        for i, mode in enumerate(MODES):
-            ui.button(surface, (x + i * (bw + ui.s(6)), y, bw, ui.s(34)), tr(f"mode.{mode}"),
-                      lambda m=mode: setattr(self, "mode", m), selected=(mode == self.mode), size=18)
-        y += ui.s(46)
-        if self.mode != "hotseat":
-            ui.text(surface, tr("setup.ai_level"), (x, y), 22, ACCENT)
-            y += ui.s(28)
-            for i, level in enumerate(AI_LEVELS):
-                ui.button(surface, (x + i * (bw + ui.s(6)), y, bw, ui.s(34)), tr(f"level.{level}"),
-                          lambda v=level: setattr(self, "ai_level", v), selected=(level == self.ai_level), size=18,
-                          tooltip=tr(f"level.{level}.tip"))
-            y += ui.s(46)
-        if self.mode == "vs-ai":
-            ui.text(surface, tr("setup.human_side"), (x, y), 22, ACCENT)
-            y += ui.s(28)
-            for i in (0, 1):
-                ui.button(surface, (x + i * (bw + ui.s(6)), y, bw, ui.s(34)), tr(f"side.{i}"),
-                          lambda s=i: setattr(self, "human_side", s), selected=(i == self.human_side), size=18)
-            y += ui.s(46)
-        ui.text(surface, tr("setup.seed"), (x, y), 22, ACCENT)
-        y += ui.s(28)
-        ui.input(surface, (x, y, col - ui.s(110), ui.s(32)), self.seed_input)
-        ui.button(surface, (x + col - ui.s(104), y, ui.s(104), ui.s(32)), tr("setup.random_seed"),
-                  lambda: setattr(self.seed_input, "text", str(random.randrange(1, 10**6))), size=18)
-        # armies
-        x = ui.s(50) + 2 * col
-        y = top
-        ui.text(surface, tr("setup.armies"), (x, y), 24, ACCENT)
-        y += ui.s(30)
-        if self.error:
-            for line in ui.wrap(self.error, 18, col)[:8]:
-                ui.text(surface, line, (x, y), 18, (230, 120, 110))
-                y += ui.s(20)
-        for army in self.armies or []:
-            ui.text(surface, f"{tr(f'side.{army.side}')} — {army.name}{self.player_note(army.side)}", (x, y), 20,
-                    side_colour(army.side), max_width=col)
-            y += ui.s(24)
-            for problem in self.problems(army):
-                for line in ui.wrap(problem, 16, col)[:2]:
-                    ui.text(surface, line, (x + ui.s(8), y), 16, BAD)
-                    y += ui.s(18)
-            for i, fig in enumerate(army.figures):
-                if y > h - ui.s(150):
-                    break
-                keys = list(self.figure_choices(fig))
-                cw = ui.s(86)
-                name_w = col - ui.s(36) - len(keys) * (cw + ui.s(4))
-                ui.text(surface, figure_label(fig), (x + ui.s(8), y + ui.s(3)), 18, TEXT, max_width=name_w - ui.s(8))
-                for j, key in enumerate(keys):
-                    value = fig.get(key)        # a field the figure may have but has not yet (a second weapon)
-                    ui.button(surface, (x + name_w + j * (cw + ui.s(4)), y, cw, ui.s(22)),
-                              term(str(value)) if value is not None else "-",
-                              lambda s=army.side, k=i, c=key: self.cycle(s, k, c),
-                              size=15, tooltip=tr("setup.cycle", what=tr(f"term.{key}", key)))
-                ui.button(surface, (x + col - ui.s(30), y, ui.s(26), ui.s(22)), "×",
-                          lambda s=army.side, k=i: self.remove_figure(s, k), tooltip=tr("setup.remove"),
-                          enabled=len(army.figures) > 1)
-                y += ui.s(24)
-            ax = x
-            for arch in self.archetypes[:6]:
-                label = "+ " + figure_label(arch)
-                bw2 = ui.font(16).size(label)[0] + ui.s(12)
-                if ax + bw2 > x + col:
-                    ax = x
-                    y += ui.s(26)
-                ui.button(surface, (ax, y, bw2, ui.s(22)), label, lambda s=army.side, a=arch: self.add_figure(s, a),
-                          size=16, tooltip=tr("setup.add"))
-                ax += bw2 + ui.s(4)
-            y += ui.s(34)
-        # bottom
-        bw, bh = ui.s(200), ui.s(46)
-        ui.button(surface, (ui.s(30), h - bh - ui.s(30), bw, bh), tr("button.back"), self.app.pop)
-        ui.button(surface, (w - bw - ui.s(30), h - bh - ui.s(30), bw, bh), tr("setup.start"), self.start,
+        top = _title(self.app, surface, tr("setup.title")) + ui.s(12)
+        bh = ui.s(44)
+        bottom = h - bh - ui.s(20)
+        gap = ui.s(24)
+        col = (w - 2 * ui.s(30) - 2 * gap) // 3
+        xs = [ui.s(30) + k * (col + gap) for k in range(3)]
+        self.draw_maps(surface, pygame.Rect(xs[0], top, col, bottom - ui.s(14) - top))
+        self.draw_options(surface, pygame.Rect(xs[1], top, col, bottom - ui.s(14) - top))
+        self.draw_armies(surface, pygame.Rect(xs[2], top, col, bottom - ui.s(14) - top))
+        ui.button(surface, (ui.s(30), bottom, ui.s(180), bh), tr("button.back"), self.app.pop)
+        start_w = max(ui.s(180), ui.font(24).size(tr("setup.start"))[0] + ui.s(30))
+        ui.button(surface, (w - start_w - ui.s(30), bottom, start_w, bh), tr("setup.start"), self.start,
                   enabled=bool(self.map_path and self.rules and self.armies), selected=True, size=24)
+        self.draw_seed(surface, pygame.Rect(ui.s(30) + ui.s(180) + gap, bottom, w - start_w - ui.s(240) - 2 * gap, bh))
+        if self.sheet is not None and self.armies:
+            self.draw_sheet(surface)
+        elif self.recruiting is not None and self.armies:
+            self.draw_recruits(surface)
+
+    def draw_maps(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        """The maps, each with its picture, its title, and its size and scale or why it cannot be played."""
+        ui = self.app.ui
+        y = ui.text(surface, tr("setup.map"), area.topleft, 24, ACCENT).bottom + ui.s(8)
+        field_h = ui.s(32)
+        lang = language()
+        rows = []
+        for path in self.maps:
+            entry = self.entries.get(path)
+            error = self.map_error(path)
+            thumb = self.thumbs.get(path)
+            room = area.w - ui.s(52) - (ui.s(THUMB[0] // 2) if isinstance(thumb, pygame.Surface) else 0)
+            title = ui.wrap(entry.title(lang) if entry else Path(path).stem, 20, room)
+            facts = ui.wrap(error or self.map_facts(path), 16, room)[:3]
+            rows.append((path, thumb, title, facts, bool(error),
+                         max(ui.s(THUMB[1] // 2), ui.s(20) * len(title) + ui.s(17) * len(facts)) + ui.s(10)))
+        if not self.maps:
+            for line in ui.wrap(tr("setup.no_maps"), 18, area.w):
+                y = ui.text(surface, line, (area.x, y), 18, MUTED).bottom
+        list_area = pygame.Rect(area.x, y, area.w, area.bottom - field_h - ui.s(10) - y)
+        shown, width = ui.rows(surface, list_area, [r[-1] for r in rows], self.map_scroll)
+        for i, top in shown:
+            path, thumb, title, facts, bad, row_h = rows[i]
+            rect = pygame.Rect(area.x, top, width, row_h)
+            chosen = path == self.map_path
+            ui.button(surface, rect, "", lambda p=path: self.pick_map(p), selected=chosen,
+                      tooltip=thumb if isinstance(thumb, str) else path)
+            tx = rect.x + ui.s(8)
+            if isinstance(thumb, pygame.Surface):
+                th = min(rect.h - ui.s(10), ui.s(THUMB[1] // 2))
+                small = pygame.transform.smoothscale(
+                    thumb, (max(1, min(ui.s(THUMB[0] // 2), thumb.get_width() * th // max(1, thumb.get_height()))), th))
+                surface.blit(small, (rect.x + ui.s(5), rect.y + ui.s(5)))
+                tx = rect.x + small.get_width() + ui.s(12)
+            colour = (20, 20, 20) if chosen else TEXT
+            ty = rect.y + ui.s(5)
+            for line in title:
+                ty = ui.text(surface, line, (tx, ty), 20, colour, max_width=rect.right - tx - ui.s(4)).bottom
+            for line in facts:
+                ty = ui.text(surface, line, (tx, ty), 16, BAD if bad else (colour if chosen else MUTED),
+                             max_width=rect.right - tx - ui.s(4)).bottom
+        use = tr("setup.use_path")
+        uw = ui.font(18).size(use)[0] + ui.s(20)
+        ui.input(surface, (area.x, area.bottom - field_h, area.w - uw - ui.s(6), field_h), self.path_input,
+                 tr("setup.path_hint"))
+        ui.button(surface, (area.right - uw, area.bottom - field_h, uw, field_h), use, self.use_path, size=18)
+
+    def draw_options(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        """Rule system (with its primer beside the title; the list scrolls when the column is short),
+        then mode and, with the AI, its level and (against it) the player's side at the column's foot."""
+        ui = self.app.ui
+        header = ui.text(surface, tr("setup.rules"), area.topleft, 24, ACCENT)
+        y = header.bottom + ui.s(8)
+        if self.rules:
+            label = tr("setup.primer")
+            pw = ui.font(16).size(label)[0] + ui.s(20)
+            spot = (header.right + ui.s(12), header.centery - ui.s(14)) if header.right + ui.s(12) + pw <= area.right \
+                else (area.x, y)
+            ui.button(surface, (*spot, pw, ui.s(28)), label, self.open_primer, size=16, tooltip=tr("setup.primer_tip"))
+            if spot[1] == y:
+                y += ui.s(36)
+        modes = [(tr(f"mode.{m}"), lambda m=m: setattr(self, "mode", m), m == self.mode, "") for m in MODES]
+        sides = [(tr(f"side.{i}"), lambda s=i: setattr(self, "human_side", s), i == self.human_side, "")
+                 for i in (0, 1)]
+        levels = [(tr(f"level.{v}"), lambda v=v: setattr(self, "ai_level", v), v == self.ai_level,
+                   tr(f"level.{v}.tip")) for v in AI_LEVELS]
+        head = ui.line(24) + ui.s(8)
+        foot = head + ui.flow(None, 0, 0, area.w, modes) + ui.s(10)
+        if self.mode != "hotseat":
+            foot += ui.line(22) + ui.s(6) + ui.flow(None, 0, 0, area.w, levels, height=30) + ui.s(10)
+        if self.mode == "vs-ai":
+            foot += ui.line(22) + ui.s(6) + ui.flow(None, 0, 0, area.w, sides, height=30) + ui.s(4)
+        row = ui.s(32)
+        if self.rules in self.rules_list and self.rules != self._rules_shown:     # the chosen one in view
+            self._rules_shown = self.rules
+            self.rules_scroll.first = self.rules_list.index(self.rules)
+        shown, width = ui.rows(surface, (area.x, y, area.w, area.bottom - foot - ui.s(10) - y),
+                               [row] * len(self.rules_list), self.rules_scroll)
+        for i, top in shown:
+            name = self.rules_list[i]
+            ui.button(surface, (area.x, top, width, row), self.rules_titles.get(name, name),
+                      lambda n=name: setattr(self, "rules", n), selected=name == self.rules, size=18)
+        y = area.bottom - foot
+        y = ui.text(surface, tr("setup.mode"), (area.x, y), 24, ACCENT).bottom + ui.s(8)
+        y = ui.flow(surface, area.x, y, area.w, modes) + ui.s(10)
+        if self.mode != "hotseat":
+            y = ui.text(surface, tr("setup.ai_level"), (area.x, y), 22, ACCENT).bottom + ui.s(6)
+            y = ui.flow(surface, area.x, y, area.w, levels, height=30) + ui.s(10)
+        if self.mode == "vs-ai":
+            y = ui.text(surface, tr("setup.human_side"), (area.x, y), 22, ACCENT).bottom + ui.s(6)
+            ui.flow(surface, area.x, y, area.w, sides, height=30)
+
+    def open_primer(self) -> None:
+        from .primer import PrimerScene
+
+        self.app.push(PrimerScene(self.app, get_rules(self.rules)))
+
+    def draw_seed(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        """The seed, between Back and Start: the same seed and choices play the same battle."""
+        ui = self.app.ui
+        label = ui.text(surface, tr("setup.seed"), (area.x, area.centery), 22, ACCENT, "midleft")
+        again = tr("setup.random_seed")
+        rw = ui.font(18).size(again)[0] + ui.s(20)
+        field_w = min(ui.s(130), area.right - label.right - ui.s(20) - rw)
+        field = pygame.Rect(label.right + ui.s(10), area.centery - ui.s(16), field_w, ui.s(32))
+        ui.input(surface, field, self.seed_input)
+        ui.button(surface, (field.right + ui.s(6), field.y, rw, field.h), again,
+                  lambda: setattr(self.seed_input, "text", str(random.randrange(1, 10**6))), size=18)
+
+    def draw_armies(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        """Each army in its half of the column: who plays it, what the rules refuse, its figures (a
+        click opens a figure's sheet), and a button to add one."""
+        ui = self.app.ui
+        y = ui.text(surface, tr("setup.armies"), area.topleft, 24, ACCENT).bottom + ui.s(8)
+        if self.error:
+            for line in ui.wrap(self.error, 18, area.w)[:8]:
+                y = ui.text(surface, line, (area.x, y), 18, BAD).bottom
+        armies = self.armies or []
+        half = (area.bottom - y) // max(1, len(armies))
+        for k, army in enumerate(armies):
+            self.draw_army(surface, army, pygame.Rect(area.x, y + k * half, area.w, half - ui.s(8)))
+
+    def draw_army(self, surface: pygame.Surface, army: Army, area: pygame.Rect) -> None:
+        ui = self.app.ui
+        y = area.y
+        head = f"{tr(f'side.{army.side}')} — {name_words(army.name)}{self.player_note(army.side)}"
+        for line in ui.wrap(head, 20, area.w)[:2]:
+            y = ui.text(surface, line, (area.x, y), 20, side_colour(army.side), max_width=area.w).bottom
+        for problem in self.problems(army):
+            for line in ui.wrap(problem, 16, area.w)[:2]:
+                y = ui.text(surface, line, (area.x + ui.s(8), y), 16, BAD, max_width=area.w - ui.s(8)).bottom
+        add_h = ui.s(28)
+        rows = pygame.Rect(area.x, y + ui.s(4), area.w, area.bottom - add_h - ui.s(8) - y)
+        row_h = ui.s(26)
+        shown, width = ui.rows(surface, rows, [row_h] * len(army.figures), self.army_scrolls[army.side])
+        for i, top in shown:
+            fig = army.figures[i]
+            name = figure_label(fig)
+            summary = self.figure_summary(fig)
+            wide = ui.font(17).size(f"{name} · {summary}")[0] + ui.s(16) <= width - ui.s(34)
+            ui.button(surface, (rows.x, top, width - ui.s(34), row_h), f"{name} · {summary}" if wide else name,
+                      lambda s=army.side, k=i: setattr(self, "sheet", (s, k)), size=17,
+                      selected=self.sheet == (army.side, i), tooltip=f"{summary}\n{tr('setup.edit')}")
+            ui.button(surface, (rows.x + width - ui.s(28), top, ui.s(28), row_h), "×",
+                      lambda s=army.side, k=i: self.remove_figure(s, k), tooltip=tr("setup.remove"),
+                      enabled=len(army.figures) > 1)
+        if self.archetypes:
+            label = tr("setup.add_figure")
+            ui.button(surface, (area.x, area.bottom - add_h, ui.font(16).size(label)[0] + ui.s(20), add_h), label,
+                      lambda s=army.side: setattr(self, "recruiting", s), size=16, tooltip=tr("setup.add"))
+
+    def figure_summary(self, fig: dict) -> str:
+        """The figure's choices in words: "Veteran · Assault"."""
+        return " · ".join(self.value_label(fig, key) for key in self.figure_choices(fig))
+
+    def value_label(self, fig: dict, key: str) -> str:
+        if key not in fig:      # a field the figure may have but has not yet (a second weapon)
+            return "-"
+        value = fig[key]
+        if isinstance(value, (list, tuple)):        # several of a kind (two javelins)
+            return ", ".join(term(str(v)) for v in value) or "-"
+        if isinstance(value, bool):
+            return tr(f"value.{key}.{'yes' if value else 'no'}", tr(f"log.{'yes' if value else 'no'}"))
+        return term(str(value))
+
+    def popup(self, surface: pygame.Surface, w: int, h: int) -> pygame.Rect:
+        """A box in the middle over a darkened screen; a click beside it closes it."""
+        ui = self.app.ui
+        sw, sh = surface.get_size()
+        shade = pygame.Surface((sw, sh), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 150))
+        surface.blit(shade, (0, 0))
+        ui.hotspot(surface.get_rect(), self.close_popup)
+        box = pygame.Rect(0, 0, min(w, sw - ui.s(40)), min(h, sh - ui.s(40)))
+        box.center = (sw // 2, sh // 2)
+        pygame.draw.rect(surface, (20, 22, 28), box, border_radius=ui.s(8))
+        pygame.draw.rect(surface, ACCENT, box, 1, border_radius=ui.s(8))
+        ui.occupy(box)
+        ui.hotspot(box)         # a click inside the box but on no button keeps it open
+        return box
+
+    def draw_sheet(self, surface: pygame.Surface) -> None:
+        """One figure's choices, each a button that steps it to the next value the rules allow."""
+        ui = self.app.ui
+        side, index = self.sheet
+        if index >= len(self.armies[side].figures):
+            self.sheet = None
+            return
+        fig = self.armies[side].figures[index]
+        keys = list(self.figure_choices(fig))
+        row = ui.s(36)
+        with ui.layer("popup"):
+            box = self.popup(surface, ui.s(520), ui.s(70) + row * max(1, len(keys)) + ui.s(56))
+            x = box.x + ui.s(16)
+            y = ui.text(surface, figure_label(fig), (x, box.y + ui.s(12)), 26, side_colour(side),
+                        max_width=box.w - ui.s(32)).bottom + ui.s(10)
+            label_w = min(box.w // 2, max([ui.font(18).size(term(k))[0] for k in keys] or [0]) + ui.s(16))
+            shown, width = ui.rows(surface, (x, y, box.w - ui.s(32), box.bottom - ui.s(56) - y),
+                                   [row - ui.s(4)] * len(keys), self.sheet_scroll(fig))
+            for i, top in shown:
+                key = keys[i]
+                ui.text(surface, term(key), (x, top + (row - ui.s(4)) // 2), 18, MUTED, "midleft",
+                        max_width=label_w - ui.s(8))
+                ui.button(surface, (x + label_w, top, width - label_w, row - ui.s(4)), self.value_label(fig, key),
+                          lambda c=key: self.cycle(side, index, c), size=17,
+                          tooltip=tr("setup.cycle", what=term(key)))
+            done = tr("setup.done")
+            dw = ui.font(20).size(done)[0] + ui.s(40)
+            ui.button(surface, (box.right - dw - ui.s(16), box.bottom - ui.s(46), dw, ui.s(36)), done,
+                      self.close_popup, selected=True)
+
+    def sheet_scroll(self, fig: dict) -> Scroll:
+        if getattr(self, "_sheet_for", None) is not fig:
+            self._sheet_for, self._sheet_scroll = fig, Scroll()
+        return self._sheet_scroll
+
+    def draw_recruits(self, surface: pygame.Surface) -> None:
+        """The figures the rules let this army take on, one button each."""
+        ui = self.app.ui
+        side = self.recruiting
+        row = ui.s(32)
+        with ui.layer("popup"):
+            box = self.popup(surface, ui.s(460), ui.s(70) + (row + ui.s(4)) * len(self.archetypes) + ui.s(56))
+            x = box.x + ui.s(16)
+            title = f"{tr('setup.add_figure')} — {tr(f'side.{side}')}"
+            y = ui.text(surface, title, (x, box.y + ui.s(12)), 24, side_colour(side),
+                        max_width=box.w - ui.s(32)).bottom + ui.s(10)
+            shown, width = ui.rows(surface, (x, y, box.w - ui.s(32), box.bottom - ui.s(56) - y),
+                                   [row] * len(self.archetypes), self.recruit_scroll)
+            for i, top in shown:
+                arch = self.archetypes[i]
+                label = "+ " + figure_label(arch)
+                ui.button(surface, (x, top, width, row), label, lambda a=arch: self.add_figure(side, a), size=17,
+                          tooltip=self.figure_summary(arch))
+            back = tr("button.back")
+            bw = ui.font(20).size(back)[0] + ui.s(40)
+            ui.button(surface, (box.right - bw - ui.s(16), box.bottom - ui.s(46), bw, ui.s(36)), back,
+                      self.close_popup)
 
 
 class LoadScene(StillScene):
-    """Saved battles from the user's folder, or any file by path; a bad save says why."""
+    """Saved battles from the user's folder (by map title and rule system), or any file by path; a bad
+    save says why."""
 
     def __init__(self, app):
         self.app = app
@@ -389,32 +539,33 @@ class LoadScene(StillScene):
         self.path_input = TextInput()
         self.mode = "hotseat"
         self.human_side = 0
-        self.scroll = 0
-
+        self.scroll = Scroll()
 
     def handle(self, event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             self.app.pop()
-        elif event.type == pygame.MOUSEWHEEL:
-            self.scroll = max(0, min(max(0, len(self.saves) - 1), self.scroll - event.y))
 
     @staticmethod
-    def summary(path: str) -> str:
-        """What a save holds, read from its header without replaying it; a damaged one says so."""
+    def summary(path: str) -> tuple[str, str]:
+        """What a save holds, read from its header without replaying it: (map and rule system, turn and
+        answers); a damaged one says so."""
         try:
             data = read_save(path)
             rules = str(data["rules"]["id"])
-            where = Path(str(data["map"]["path"])).stem
-            return tr("load.summary", rules=tr(f"rules.{rules}", rules), map=where, turn=data.get("turn", "?"),
-                      answers=len(data.get("answers", [])))
+            where = Path(str(data["map"]["path"]))
+            entry = entry_for(where) if where.is_file() else None
+            title = entry.title(language()) if entry is not None and not entry.error else where.stem
+            return (tr("load.summary", rules=_title_of(rules), map=title),
+                    tr("load.progress", turn=data.get("turn", "?"), answers=len(data.get("answers", []))))
         except (EscarmoucheError, KeyError, TypeError, AttributeError):
-            return tr("load.damaged")
+            return f"{Path(path).name} — {tr('load.damaged')}", ""
 
     def load(self, path: str) -> None:
         from .battle import BattleScene
 
         try:
             match = load_match(path)
+            window = read_save(path).get("window")
         except EscarmoucheError as e:
             self.app.show_error(tr("load.failed", error=str(e)))
             return
@@ -422,54 +573,68 @@ class LoadScene(StillScene):
             loaded, _ = load_map_picture(match.map_path)
         except (EscarmoucheError, ImportError):
             loaded = None
-        self.app.replace(BattleScene(self.app, match, self.mode, self.human_side, loaded, save_path=path))
+        zoom = window.get("zoom") if isinstance(window, dict) else None
+        self.app.replace(BattleScene(self.app, match, self.mode, self.human_side, loaded, save_path=path,
+                                     zoom=zoom if isinstance(zoom, (int, float)) else None))
 
     def draw(self, surface: pygame.Surface) -> None:
         ui = self.app.ui
         surface.fill(BG)
         w, h = surface.get_size()
-        _title(self.app, surface, tr("load.title"))
-        x, y = ui.s(40), ui.s(100)
-        lw = w // 2
-        room = max(1, (h - y - ui.s(220)) // ui.s(40))
+        top = _title(self.app, surface, tr("load.title")) + ui.s(16)
+        x = ui.s(40)
+        side_w = max(ui.s(220), max(ui.font(20).size(tr(f"mode.{m}"))[0] for m in MODES) + ui.s(30))
+        lw = w - 2 * x - side_w - ui.s(40)
+        bh = ui.s(44)
+        field_top = h - bh - ui.s(40) - ui.s(96)
         if not self.saves:
-            ui.text(surface, tr("load.none"), (x, y), 20, MUTED)
-        for path in self.saves[self.scroll:self.scroll + room]:
+            ui.text(surface, tr("load.none"), (x, top), 20, MUTED)
+        row_h = ui.s(50)
+        shown, width = ui.rows(surface, (x, top, lw, field_top - ui.s(16) - top), [row_h] * len(self.saves),
+                               self.scroll)
+        for i, y in shown:
+            path = self.saves[i]
             p = Path(path)
             try:
                 stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(p.stat().st_mtime))
             except OSError:
                 stamp = ""
-            name = tr("load.autosave") if Path(path) == autosave_path() else p.stem
-            ui.button(surface, (x, y, lw, ui.s(36)), f"{name} — {self.summaries.get(path, '')} — {stamp}",
-                      lambda q=path: self.load(q), tooltip=path, size=18)
-            y += ui.s(40)
-        y = h - ui.s(200)
-        ui.text(surface, tr("load.path"), (x, y), 20, ACCENT)
-        ui.input(surface, (x, y + ui.s(26), lw - ui.s(110), ui.s(32)), self.path_input, tr("load.path_hint"))
-        ui.button(surface, (x + lw - ui.s(104), y + ui.s(26), ui.s(104), ui.s(32)), tr("load.open"),
+            what, progress = self.summaries.get(path, ("", ""))
+            note = " · ".join(t for t in (progress, stamp, tr("load.autosave") if p == autosave_path() else "") if t)
+            row = ui.button(surface, (x, y, width, row_h), "", lambda q=path: self.load(q), tooltip=path)
+            row.label = what        # drawn below on two lines
+            ui.text(surface, what, (x + ui.s(10), y + ui.s(5)), 20, TEXT, max_width=width - ui.s(20))
+            ui.text(surface, note, (x + ui.s(10), y + row_h - ui.s(5)), 16, MUTED, "bottomleft",
+                    max_width=width - ui.s(20))
+        ui.text(surface, tr("load.path"), (x, field_top), 20, ACCENT)
+        open_label = tr("load.open")
+        ow = ui.font(20).size(open_label)[0] + ui.s(30)
+        ui.input(surface, (x, field_top + ui.s(28), lw - ow - ui.s(6), ui.s(32)), self.path_input, tr("load.path_hint"))
+        ui.button(surface, (x + lw - ow, field_top + ui.s(28), ow, ui.s(32)), open_label,
                   lambda: self.load(self.path_input.text.strip()) if self.path_input.text.strip() else None)
         mx = x + lw + ui.s(40)
-        ui.text(surface, tr("setup.mode"), (mx, ui.s(100)), 22, ACCENT)
-        for i, mode in enumerate(MODES):
-            ui.button(surface, (mx, ui.s(130) + i * ui.s(40), ui.s(220), ui.s(34)), tr(f"mode.{mode}"),
+        y = ui.text(surface, tr("setup.mode"), (mx, top), 22, ACCENT).bottom + ui.s(8)
+        for mode in MODES:
+            ui.button(surface, (mx, y, side_w, ui.s(34)), tr(f"mode.{mode}"),
                       lambda m=mode: setattr(self, "mode", m), selected=(mode == self.mode))
+            y += ui.s(40)
         if self.mode == "vs-ai":
-            ui.text(surface, tr("setup.human_side"), (mx, ui.s(260)), 22, ACCENT)
+            y = ui.text(surface, tr("setup.human_side"), (mx, y + ui.s(10)), 22, ACCENT).bottom + ui.s(8)
             for i in (0, 1):
-                ui.button(surface, (mx + i * ui.s(112), ui.s(290), ui.s(106), ui.s(34)), tr(f"side.{i}"),
+                ui.button(surface, (mx, y, side_w, ui.s(34)), tr(f"side.{i}"),
                           lambda s=i: setattr(self, "human_side", s), selected=(i == self.human_side))
-        bw, bh = ui.s(200), ui.s(46)
-        ui.button(surface, (ui.s(30), h - bh - ui.s(30), bw, bh), tr("button.back"), self.app.pop)
+                y += ui.s(40)
+        ui.button(surface, (ui.s(30), h - bh - ui.s(20), ui.s(200), bh), tr("button.back"), self.app.pop)
 
 
 class SettingsScene(StillScene):
-    """Language, AI speed, UI scale and key bindings; every change is saved at once."""
+    """Language, AI speed, interface size, animations, sound, camera and key bindings; every change is
+    saved at once."""
 
     def __init__(self, app):
         self.app = app
         self.rebinding: str | None = None
-
+        self.scroll = Scroll()
 
     def set(self, name: str, value) -> None:
         setattr(self.app.settings, name, value)
@@ -491,40 +656,73 @@ class SettingsScene(StillScene):
         self.app.apply_settings()
 
     def draw(self, surface: pygame.Surface) -> None:
-        ui, st = self.app.ui, self.app.settings
+        """The choices, then the key bindings, in one list that scrolls when the window is short;
+        Back stays below it."""
+        ui = self.app.ui
         surface.fill(BG)
         w, h = surface.get_size()
-        _title(self.app, surface, tr("settings.title"))
-        x, y = ui.s(40), ui.s(100)
-        bw = ui.s(130)
-        rows = [("settings.language", "language", LANGUAGES, lambda v: tr(f"language.{v}")),
-                ("settings.ai_speed", "ai_speed", tuple(AI_SPEEDS), lambda v: tr(f"speed.{v}")),
-                ("settings.ui_scale", "ui_scale", UI_SCALES, lambda v: f"{int(v * 100)} %"),
-                ("settings.animations", "animations", ANIMATIONS, lambda v: tr(f"animations.{v}")),
-                ("settings.volume", "volume", VOLUMES, lambda v: f"{v} %"),
-                ("settings.sound", "muted", (False, True), lambda v: tr("settings.muted" if v else "settings.on")),
-                ("settings.camera", "camera_follow", (True, False), lambda v: tr("settings.on" if v else "settings.off"))]
-        for title, name, values, label in rows:
-            ui.text(surface, tr(title), (x, y + ui.s(8)), 22, ACCENT)
-            for i, v in enumerate(values):
-                ui.button(surface, (x + ui.s(200) + i * (bw + ui.s(6)), y, bw, ui.s(34)), label(v),
-                          lambda n=name, v=v: self.set(n, v), selected=(getattr(st, name) == v), size=18)
-            y += ui.s(42)
-        y += ui.s(10)
-        ui.text(surface, tr("settings.keys"), (x, y), 22, ACCENT)
-        y += ui.s(32)
-        col_w = min(ui.s(420), (w - x * 2 - ui.s(30)) // 2)
-        for i, action in enumerate(DEFAULT_KEYS):
-            cx = x + (i % 2) * (col_w + ui.s(30))
-            cy = y + (i // 2) * ui.s(38)
-            ui.text(surface, tr(f"key.{action}"), (cx, cy + ui.s(8)), 20, TEXT, max_width=col_w - ui.s(128))
+        y = _title(self.app, surface, tr("settings.title")) + ui.s(12)
+        x = ui.s(40)
+        choices = [("settings.language", "language", LANGUAGES, lambda v: tr(f"language.{v}")),
+                   ("settings.ai_speed", "ai_speed", tuple(AI_SPEEDS), lambda v: tr(f"speed.{v}")),
+                   ("settings.ui_scale", "ui_scale", UI_SCALES, lambda v: f"{int(v * 100)} %"),
+                   ("settings.animations", "animations", ANIMATIONS, lambda v: tr(f"animations.{v}")),
+                   ("settings.volume", "volume", VOLUMES, lambda v: f"{v} %"),
+                   ("settings.sound", "muted", (False, True), lambda v: tr("settings.muted" if v else "settings.on")),
+                   ("settings.camera", "camera_follow", (True, False),
+                    lambda v: tr("settings.on" if v else "settings.off"))]
+        label_w = max(ui.font(22).size(tr(title))[0] for title, *_ in choices) + ui.s(20)
+        most = max(len(values) for _, _, values, _ in choices)
+        key_w = ui.s(110)
+        widest = max(ui.font(20).size(tr(f"key.{a}"))[0] for a in DEFAULT_KEYS) + key_w + ui.s(16)
+        cols = max(1, min(3, (w - 2 * x + ui.s(30)) // (widest + ui.s(30))))
+        actions = list(DEFAULT_KEYS)
+        key_lines = [actions[i:i + cols] for i in range(0, len(actions), cols)]
+        rows = [(ui.s(36), lambda top, room, c=c: self.draw_choice(surface, c, x, top, room, label_w, most))
+                for c in choices]
+        if ui.scale < ui.chosen:        # the window is too small for the chosen size: say what it shows
+            rows.append((ui.line(16), lambda top, room: ui.text(
+                surface, tr("settings.scale_limited", shown=f"{round(ui.scale * 100)} %"), (x + label_w, top), 16,
+                MUTED, max_width=room - label_w)))
+        rows.append((ui.s(44), lambda top, room: self.draw_keys_title(surface, x, top, room)))
+        rows += [(ui.s(34), lambda top, room, line=line: self.draw_key_line(surface, line, x, top, room, cols, key_w))
+                 for line in key_lines]
+        bh = ui.s(44)
+        bottom = h - bh - ui.s(24)
+        shown, room = ui.rows(surface, (x, y, w - 2 * x, bottom - ui.s(10) - y), [r[0] for r in rows], self.scroll)
+        for i, top in shown:
+            rows[i][1](top, room)
+        ui.button(surface, (ui.s(30), h - bh - ui.s(20), ui.s(200), bh), tr("button.back"), self.app.pop)
+
+    def draw_choice(self, surface, choice, x: int, top: int, room: int, label_w: int, most: int) -> None:
+        """One setting: its name, then a button for each value, the chosen one lit."""
+        ui, st = self.app.ui, self.app.settings
+        title, name, values, label = choice
+        bw = min(ui.s(130), (room - label_w) // most - ui.s(6))
+        ui.text(surface, tr(title), (x, top + ui.s(17)), 22, ACCENT, "midleft", max_width=label_w - ui.s(8))
+        for i, v in enumerate(values):
+            ui.button(surface, (x + label_w + i * (bw + ui.s(6)), top, bw, ui.s(34)), label(v),
+                      lambda n=name, v=v: self.set(n, v), selected=(getattr(st, name) == v), size=18)
+
+    def draw_keys_title(self, surface, x: int, top: int, room: int) -> None:
+        ui = self.app.ui
+        ui.text(surface, tr("settings.keys"), (x, top + ui.s(22)), 22, ACCENT, "midleft")
+        reset = tr("settings.reset_keys")
+        rw = ui.font(18).size(reset)[0] + ui.s(24)
+        ui.button(surface, (x + room - rw, top + ui.s(6), rw, ui.s(32)), reset, self.reset_keys, size=18)
+
+    def draw_key_line(self, surface, line, x: int, top: int, room: int, cols: int, key_w: int) -> None:
+        """A row of key bindings, ``cols`` to a row: the action's name and its key, a click to change it."""
+        ui, st = self.app.ui, self.app.settings
+        col_w = (room - (cols - 1) * ui.s(30)) // cols
+        for k, action in enumerate(line):
+            cx = x + k * (col_w + ui.s(30))
+            ui.text(surface, tr(f"key.{action}"), (cx, top + ui.s(16)), 20, TEXT, "midleft",
+                    max_width=col_w - key_w - ui.s(8))
             label = "…" if self.rebinding == action else key_label(st.keys.get(action, ""))
-            ui.button(surface, (cx + col_w - ui.s(120), cy, ui.s(120), ui.s(32)), label,
-                      lambda a=action: setattr(self, "rebinding", a), selected=(self.rebinding == action), size=18,
-                      tooltip=tr("settings.rebind"))
-        bw2, bh = ui.s(200), ui.s(46)
-        ui.button(surface, (ui.s(30), h - bh - ui.s(30), bw2, bh), tr("button.back"), self.app.pop)
-        ui.button(surface, (ui.s(250), h - bh - ui.s(30), bw2, bh), tr("settings.reset_keys"), self.reset_keys)
+            ui.button(surface, (cx + col_w - key_w, top, key_w, ui.s(32)), label,
+                      lambda a=action: setattr(self, "rebinding", a), selected=(self.rebinding == action),
+                      size=18, tooltip=tr("settings.rebind"))
 
 
 class ResultsScene(StillScene):
@@ -535,7 +733,7 @@ class ResultsScene(StillScene):
         self.outcome = match.outcome
         self.figures = match.rules.figures(match.state, None)
         self.names = names
-
+        self.scroll = Scroll()
 
     def handle(self, event) -> None:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_RETURN):
@@ -553,26 +751,32 @@ class ResultsScene(StillScene):
             title, colour = tr("results.draw"), ACCENT
         else:
             title, colour = tr("results.winner", side=tr(f"side.{o.winner}")), side_colour(o.winner)
-        ui.text(surface, title, (w // 2, ui.s(120)), 56, colour, "center")
-        if o is not None and o.reason:
-            ui.text(surface, tr(f"reason.{o.reason}", o.reason), (w // 2, ui.s(180)), 24, TEXT, "center")
+        y = ui.text(surface, title, (w // 2, ui.s(24)), 56, colour, "midtop").bottom + ui.s(10)
         rules = self.match.rules
-        ui.text(surface, tr("results.turns", n=rules.turn(self.match.state)), (w // 2, ui.s(215)), 22, MUTED,
-                "center")
-        y = ui.s(270)
+        lines: list[tuple[str, int, tuple]] = []
+        if o is not None and o.reason:
+            lines += [(t, 24, TEXT) for t in ui.wrap(tr(f"reason.{o.reason}", o.reason), 24, w - ui.s(80))]
+        lines.append((tr("results.turns", n=rules.turn(self.match.state)), 22, MUTED))
+        lines.append(("", 8, TEXT))
         for side in rules.sides:
             mine = [f for f in self.figures if f.side == side]
             alive = [f for f in mine if f.alive and f.health[0] > 0]
             hp = sum(max(0, f.health[0]) for f in alive)
-            ui.text(surface, tr("results.side_line", side=tr(f"side.{side}"), alive=len(alive), total=len(mine), hp=hp),
-                    (w // 2, y), 24, side_colour(side), "center")
-            y += ui.s(34)
+            text = tr("results.side_line", side=tr(f"side.{side}"), alive=len(alive), total=len(mine), hp=hp)
+            lines += [(t, 24, side_colour(side)) for t in ui.wrap(text, 24, w - ui.s(80))]
         for line in (o.details if o is not None else ()):       # the module's own summary (recovery…)
             params = {k: in_words(k, v, self.names) for k, v in line.params}
-            ui.text(surface, tr(line.key, line.key, **params), (w // 2, y), 20, TEXT, "center", max_width=w - ui.s(60))
-            y += ui.s(26)
+            lines += [(t, 20, TEXT) for t in ui.wrap(tr(line.key, line.key, **params), 20, w - ui.s(100))]
+        band = ui.s(90)
+        shown, width = ui.rows(surface, (ui.s(30), y, w - ui.s(60), h - band - ui.s(10) - y),
+                               [ui.line(size) if text else ui.s(size) for text, size, _ in lines], self.scroll)
+        for i, top in shown:
+            text, size, shade = lines[i]
+            if text:
+                ui.text(surface, text, (ui.s(30) + width // 2, top), size, shade, "midtop")
         bw, bh = ui.s(240), ui.s(48)
-        pygame.draw.rect(surface, PANEL, (0, h - ui.s(100), w, ui.s(100)))
-        ui.button(surface, (w // 2 - bw - ui.s(10), h - ui.s(74), bw, bh), tr("results.menu"), self.to_menu)
-        ui.button(surface, (w // 2 + ui.s(10), h - ui.s(74), bw, bh), tr("menu.new"),
+        pygame.draw.rect(surface, PANEL, (0, h - band, w, band))
+        ui.button(surface, (w // 2 - bw - ui.s(10), h - band + (band - bh) // 2, bw, bh), tr("results.menu"),
+                  self.to_menu)
+        ui.button(surface, (w // 2 + ui.s(10), h - band + (band - bh) // 2, bw, bh), tr("menu.new"),
                   lambda: self.app.replace(SetupScene(self.app)))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import locale
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -12,7 +13,7 @@ from ..engine.save import write_atomic
 
 APP = "escarmouche"
 AI_SPEEDS = {"instant": 0, "fast": 250, "normal": 700, "slow": 1500}
-UI_SCALES = (0.8, 1.0, 1.25, 1.5)
+UI_SCALES = (0.8, 1.0, 1.25, 1.5, 2.0)
 VOLUMES = (0, 25, 50, 75, 100)
 ANIMATIONS = ("normal", "fast", "off")
 DEFAULT_KEYS = {
@@ -51,9 +52,24 @@ def settings_path() -> Path:
     return _root("config") / "settings.json"
 
 
+def system_language() -> str:
+    """The language of a first start: French when the system speaks it (fr_FR, fr_CA.UTF-8, Windows'
+    French_France), English otherwise. The POSIX variables come first, in the order the C library
+    reads them; a system without them (Windows) says it through ``locale``."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name)
+        if value:
+            return "fr" if value.lower().startswith("fr") else "en"
+    try:
+        code = locale.getlocale()[0] or ""
+    except ValueError:      # a locale Python cannot parse: not a French one it knows
+        code = ""
+    return "fr" if code.lower().startswith("fr") else "en"
+
+
 @dataclass
 class Settings:
-    language: str = "fr"
+    language: str = field(default_factory=system_language)
     ai_speed: str = "normal"
     ui_scale: float = 1.0
     volume: int = 75

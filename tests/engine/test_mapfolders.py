@@ -40,9 +40,18 @@ def test_list_maps_gives_shipped_maps_then_user_maps(tmp_path, monkeypatch):
     assert Path(os.fspath(mine[0])) == mine[0].path
 
 
-def test_shipped_entry_reads_name_size_and_scale():
+def test_shipped_entry_reads_its_titles_size_and_scale():
     town = read_entry(Path(__file__).resolve().parents[2] / "maps" / "ruined_town.tmx")
-    assert (town.name, town.size, town.cm_per_tile) == ("Ville en ruines", (24, 24), 2.5)
+    assert (town.name, town.size, town.cm_per_tile) == ("Ruined town", (24, 24), 2.5)
+    assert (town.title("en"), town.title("fr"), town.title("de")) == ("Ruined town", "Ville en ruines", "Ruined town")
+
+
+def test_an_older_map_s_name_is_its_title_in_every_language(tmp_path):
+    path = tmp_path / "old.tmx"
+    path.write_text('<map width="3" height="2"><properties><property name="name" value="Vieux pont"/>'
+                    '</properties></map>', encoding="utf-8")
+    old = read_entry(path)
+    assert (old.title("en"), old.title("fr")) == ("Vieux pont", "Vieux pont")
 
 
 def test_json_map_entry(tmp_path):

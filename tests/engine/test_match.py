@@ -52,6 +52,26 @@ def test_undo_is_refused_after_a_die_was_rolled():
     assert not m.can_undo and not m.undo()
 
 
+def test_an_answer_given_as_not_undoable_keeps_no_snapshot_and_plays_the_same():
+    a, b = make(), make()
+    a.answer("step")
+    b.answer("step", undoable=False)
+    assert a.digest() == b.digest() and a.can_undo and not b.can_undo and not b.undo()
+
+
+def test_a_loaded_save_may_still_take_back_its_last_answer(tmp_path):
+    from game.engine.mapfolders import shipped_maps_dir
+    from game.engine.save import load_match, new_match, save_match
+
+    m = new_match(shipped_maps_dir() / "ruined_town.tmx", "eisdrachen", 4)
+    m.answer(m.pending.options[0].key)
+    while not m.can_undo:
+        m.answer(m.pending.options[0].key)
+    save_match(m, tmp_path / "s.json")
+    loaded = load_match(tmp_path / "s.json")
+    assert loaded.can_undo and loaded.undo() and loaded.answers == m.answers[:-1]
+
+
 def test_same_seed_and_answers_give_the_same_digest():
     a, b = play_out(make(11)), play_out(make(11))
     assert a.answers == b.answers and a.digest() == b.digest() and a.outcome is not None

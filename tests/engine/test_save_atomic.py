@@ -156,3 +156,15 @@ def test_a_malformed_save_names_the_field_that_is_wrong(tmp_path, edit, message)
     edit(data)
     with pytest.raises(SaveError, match=message):
         match_from_json(data, "s.json")
+
+
+def test_the_window_s_view_rides_along_in_a_save_and_loading_ignores_it(tmp_path):
+    from game.engine.save import new_match, save_match
+
+    match = new_match(Path(__file__).resolve().parents[2] / "maps" / "ruined_town.tmx", "eisdrachen", 3)
+    match.answer(match.pending.options[0].key)
+    plain, kept = tmp_path / "plain.json", tmp_path / "kept.json"
+    save_match(match, plain)
+    save_match(match, kept, window={"zoom": 2.0})
+    assert "window" not in read_save(plain) and read_save(kept)["window"] == {"zoom": 2.0}
+    assert load_match(kept).digest() == load_match(plain).digest() == match.digest()

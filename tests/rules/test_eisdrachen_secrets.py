@@ -49,20 +49,34 @@ def test_an_alarm_names_to_the_enemy_only_the_friends_it_can_see():
     assert s.figure("ghost").has("alerted", 3) and s.figure("c").has("alerted", 3)
 
 
-def test_an_alert_gained_in_hiding_stays_off_the_enemys_view_until_it_shoots_back():
+def test_an_alert_gained_in_hiding_is_told_to_the_enemy_as_the_figure_leaves_its_hiding_place():
+    """The enemy heard the alarm and now sees the tile the figure hid on: the alert is no secret from here,
+    and its alarm riposte, asked when the figure is shot at, shows nothing the enemy was not told."""
     s = alarm_setup()
     answer(s, "alarm")
     s.turn = 3
     activate(s, "ghost")
-    answer(s, "unhide")
-    assert "alerted" in markers(s, 0, "ghost") and "alerted" not in markers(s, 1, "ghost")
-    assert "alerted" in markers(s, 1, "c")       # the alarm it heard of
-    assert not RULES.observe(s, 1).figure("ghost").has("alerted", 3)
+    assert "ghost" not in {f.id for f in RULES.observe(s, 1).figures}
+    events = answer(s, "unhide")
+    shown = [e for e in events if e.kind == "status" and e.data["status"] == "alerted"]
+    assert len(shown) == 1 and shown[0].visible_to is None and shown[0].data["turns"] == [3]
+    assert "alerted" in markers(s, 0, "ghost") and "alerted" in markers(s, 1, "ghost")
+    assert RULES.observe(s, 1).figure("ghost").has("alerted", 3)
     s.figure("e").tile = (14, 4)
     activate(s, "e")
     answer(s, "shoot:ghost", [1, 1, 6, 6, 6, 6])
     assert RULES.pending(s).kind == "alarm_riposte" and RULES.pending(s).side == 0
-    assert "alerted" in markers(s, 1, "ghost")   # asked to shoot back: now the enemy knows
+
+
+def test_leaving_a_hiding_place_tells_no_alert_the_figure_did_not_hear():
+    s = alarm_setup()
+    s.figure("s").tile = (20, 0)                 # too far from the hiding place for the ghost to hear it
+    answer(s, "alarm")
+    s.turn = 3
+    activate(s, "ghost")
+    events = answer(s, "unhide")
+    assert not s.figure("ghost").has("alerted", 3)
+    assert [e.data["status"] for e in events if e.kind == "status"] == ["hidden"]
 
 
 # --- a prayer in hiding --------------------------------------------------------------------

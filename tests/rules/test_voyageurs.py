@@ -310,6 +310,18 @@ def test_damage_to_an_enemy_of_unknown_type_is_told_without_the_pv_left():
     assert [e.data["left"] for e in game.events if e.kind == "damaged"] == [10]
 
 
+def test_a_side_observes_no_simultaneous_group_it_could_tell_only_from_an_unknown_condition():
+    """Issue 10: equal initiatives make one slot only if the Conditions are equal too (4.4); a side that has
+    not learnt the enemy's type sees two slots in the announced order, whichever the truth."""
+    st = in_round(ground([fig("fighter", (1, 1))], [fig("scout", (9, 1))]), {"a1": 12, "b1": 12})
+    st.fig("b1").traits["CON"] = st.fig("a1").traits["CON"]
+    begin_round(st)
+    assert st.battle.slots == [["a1", "b1"]]
+    assert GROUND.observe(st, 0).battle.slots == [["a1"], ["b1"]]
+    st.known[0].append("scout")
+    assert GROUND.observe(st, 0).battle.slots == [["a1", "b1"]]
+
+
 def test_hidden_pv_are_none_in_the_observation_and_drawn_afresh_in_a_disguise():
     import random
 

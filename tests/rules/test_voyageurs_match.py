@@ -216,6 +216,20 @@ def test_a_forfeit_at_the_start_of_an_activation_ends_the_battle_for_the_other_s
     assert [w.key for w in outcome.details] == ["result.combatant.captured", "result.combatant.up"]
 
 
+def test_the_shared_results_leave_untold_the_pv_of_a_type_the_other_side_never_learnt():
+    """Issue 10: both players read the results screen; a PV kept from a side stays kept there too."""
+    st = ground([fig("scout", (1, 1))], [fig("gunner", (9, 1))])
+    play(GROUND, st, "roll", [6, 6, 1, 1])
+    play(GROUND, st, "talk")
+    play(GROUND, st, "forfeit")
+    assert [(w.key, w.get("pv"), w.get("max")) for w in GROUND.outcome(st).details] == \
+        [("result.combatant.captured", None, None), ("result.combatant.up", None, None)]
+    st.known[0].append("gunner")
+    st.known[1].append("scout")
+    b1 = st.fig("b1")
+    assert GROUND.outcome(st).details[1].get("pv") == b1.pv and GROUND.outcome(st).details[1].get("max") == b1.max_pv
+
+
 def test_a_truce_proposed_in_the_round_and_accepted_at_its_end_is_a_draw():
     st = ground([fig("scout", (1, 1))], [fig("gunner", (9, 1))])
     play(GROUND, st, "roll", [6, 6, 1, 1])

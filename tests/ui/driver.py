@@ -8,6 +8,7 @@ import pygame
 from game.engine.battlefield import Battlefield
 from game.engine.match import Match
 from game.rules import get as get_rules
+from game.ui.battle import BattleScene
 
 SHOTS = Path(__file__).resolve().parents[2] / "shots"
 
@@ -76,6 +77,20 @@ def button_at(app, label: str):
 
 def tile_pos(scene, tile) -> tuple[int, int]:
     return scene.view.tile_centre(tile)
+
+
+def first_figure_activated(app, match):
+    """A hot-seat battle past the initiative roll, its first figure activated by a click."""
+    scene = BattleScene(app, match, "hotseat")
+    app.push(scene)
+    steps(app, 2)
+    ready(app)
+    click(app, button_at(app, "Roll"))
+    ready(app)
+    d = match.pending
+    fig = next(f for f in match.rules.figures(match.state, d.side) if f.id == d.options[0].figure)
+    click(app, tile_pos(scene, fig.tile))
+    return scene
 
 
 def shot(app, name: str) -> Path:

@@ -10,7 +10,7 @@ import pytest
 from game.engine import events as ev
 from game.ui.anim import FLOAT_SECONDS, SEQUENCE_MOST, STEP_SECONDS, Timeline
 from game.ui.app import start_battle
-from game.ui.dice_tray import meets
+from game.ui.dice_tray import TUMBLE, Tray, meets
 
 from .driver import eisdrachen_match, press, steps
 
@@ -98,6 +98,26 @@ def test_the_tray_shows_the_dice_of_the_latest_roll_only():
     tl.add([ev.dice("b", [6, 4, 3], "wound", needed="1-3")], None, WHERE, {})
     play(tl, 1)
     assert [c.data["faces"] for c in tl.rolls()] == [[6, 4, 3]]
+
+
+def test_the_tray_words_its_dice_once_they_lie_still_then_shows_that_picture(app):
+    tl = Timeline()
+    tl.add([ev.dice("a", [1, 2], "dodge", needed=5)], None, WHERE, {})
+    play(tl, TUMBLE / 2)
+    tray, area = Tray(), pygame.Rect(0, 0, 800, 600)
+    words = []
+    text = app.ui.text
+    app.ui.text = lambda *a, **k: (words.append(a[1]), text(*a, **k))[1]
+    screen = pygame.Surface(area.size)
+    tray.draw(screen, app.ui, tl.rolls(), tl.clock, area, {})
+    tumbling = len(words)
+    play(tl, TUMBLE)
+    tray.draw(screen, app.ui, tl.rolls(), tl.clock, area, {})
+    settled = len(words) - tumbling
+    first = pygame.surfarray.array3d(screen)
+    tray.draw(screen, app.ui, tl.rolls(), tl.clock, area, {})
+    assert tumbling and settled and len(words) == tumbling + settled      # the third time: no word wrapped
+    assert (pygame.surfarray.array3d(screen) != 0).any() and (first != 0).any()
 
 
 def test_a_face_succeeds_on_a_threshold_or_a_range_of_faces():

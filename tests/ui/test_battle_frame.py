@@ -4,9 +4,10 @@ from __future__ import annotations
 import numpy as np
 import pygame
 
+from game.ui.anim import Clip
 from game.ui.battle import BattleScene
 
-from .driver import button_at, click, eisdrachen_match, move_to, press, shot, steps, tile_pos
+from .driver import button_at, click, eisdrachen_match, move_to, press, ready, shot, steps, tile_pos
 
 
 def acting_scene(app):
@@ -15,6 +16,7 @@ def acting_scene(app):
     scene = BattleScene(app, match, "hotseat", 0)
     app.push(scene)
     steps(app, 2)
+    ready(app)
     click(app, button_at(app, "Roll"))
     side = match.pending.side
     shooter = next(f for f in match.rules.figures(match.state, side) if f.alive and f.name == "Fusilier")
@@ -95,14 +97,14 @@ def test_a_box_drawn_over_the_active_figure_stays_over_its_ring(app):
     steps(app, 2)
     kept = pixels(app)
     shot(app, "battle_frame_box_over_ring.png")
-    (_, _, cover), = scene._frame.sprites
-    assert pygame.surfarray.array_alpha(cover).any(), "the box does not reach the active figure"
+    (_, _, covers), = scene._frame.sprites
+    assert any(pygame.surfarray.array_alpha(cover).any() for _, cover in covers), "the box does not reach the active figure"
     # the same screen drawn the old way: every figure in its place in the list, the ring included
     draw_figures = scene.draw_figures
 
-    def all_in_order(surface, decision):
-        for f in draw_figures(surface, decision):
-            scene.draw_figure(surface, f, pulse=1.0)
+    def all_in_order(surface, decision, moving=frozenset()):
+        for f, selectable, _ in draw_figures(surface, decision, moving):
+            scene.draw_figure(surface, f, selectable, pulse=1.0)
         return []
     scene.draw_figures = all_in_order
     scene._frame_key = None
@@ -114,3 +116,44 @@ def test_a_box_drawn_over_the_active_figure_stays_over_its_ring(app):
         (np.abs(np.arange(diff.shape[1])[None, :] - cy) > scene.view.cell)
     assert not diff[far].any()
     assert diff.max() <= 60
+
+
+def walking_scene(app):
+    """The acting figure walking one tile, on a clock the test sets by hand."""
+    scene, walker = acting_scene(app)
+    scene.pulse = lambda: 0.6
+    timeline = scene.timeline
+    timeline.update = lambda dt, fast=False: []
+    x, y = walker.tile
+    start = timeline.clock
+    timeline.clips.append(Clip("walk", start, 10.0, walker.id, {"path": [(x, y), (x, y + 1)]}))
+    return scene, walker, start
+
+
+def test_a_walking_figure_moves_over_the_kept_screen_without_composing_it_again(app):
+    scene, walker, start = walking_scene(app)
+    scene.timeline.clock = start + 1.0
+    steps(app, 2)
+    composed = counting(scene)
+    early = pixels(app)
+    scene.timeline.clock = start + 9.0
+    steps(app, 5)
+    late = pixels(app)
+    assert not composed
+    changed = np.argwhere((early != late).any(axis=2))
+    assert len(changed), "the walker did not move"
+    cx, cy = tile_pos(scene, walker.tile)
+    cell = scene.view.cell
+    assert (abs(changed[:, 0] - cx) <= cell).all() and (-cell <= changed[:, 1] - cy).all() \
+        and (changed[:, 1] - cy <= 2 * cell).all()
+
+
+def test_a_walking_figure_over_the_kept_screen_is_what_a_full_redraw_shows(app):
+    scene, walker, start = walking_scene(app)
+    scene.timeline.clock = start + 5.0
+    steps(app, 3)
+    kept = pixels(app)
+    shot(app, "battle_frame_walking.png")
+    scene.frame_key = lambda surface: None      # every frame composed afresh, the old way
+    steps(app, 1)
+    assert (pixels(app) == kept).all()

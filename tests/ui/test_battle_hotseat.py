@@ -20,6 +20,8 @@ def start(app, match, mode="hotseat", human_side=0):
     scene = BattleScene(app, match, mode, human_side)
     app.push(scene)
     steps(app, 2)
+    if mode == "hotseat":
+        ready(app)          # the first player takes the screen
     return scene
 
 
@@ -265,17 +267,24 @@ def test_the_next_player_cannot_undo_the_previous_players_answer(app):
     assert match.answers == ["bid:1"]
 
 
-def test_help_lists_the_bound_keys_and_closes_on_a_key(app):
+def test_help_opens_the_rules_then_lists_the_bound_keys_and_escape_returns_to_the_battle(app):
+    from game.ui.primer import PrimerScene
+
     app.settings.keys["end"] = "f"
     scene = start(app, eisdrachen_match(seed=4))
     click(app, button_at(app, "Help"))
-    assert scene.show_help
-    steps(app, 1)
+    primer = app.scene
+    assert isinstance(primer, PrimerScene) and primer.tab == "rules"
+    click(app, button_at(app, "Controls"))
+    texts = [d.text for d in app.ui.drawn if d.kind == "text"]
     shot(app, "help.png")
-    from game.ui.i18n import tr
-    assert "F:" in tr("help.actions", **{k: v.upper() for k, v in app.settings.keys.items()})
-    press(app, pygame.K_x)
-    assert not scene.show_help
+    assert any("F: end the activation" in t for t in texts), texts
+    press(app, pygame.K_ESCAPE)
+    assert app.scene is scene
+    press(app, pygame.K_F1)
+    assert isinstance(app.scene, PrimerScene)
+    press(app, pygame.K_F1)
+    assert app.scene is scene
 
 
 def test_trap_tokens_laid_in_secret_show_only_as_unknown_to_the_enemy(app):
@@ -294,7 +303,7 @@ def test_trap_tokens_laid_in_secret_show_only_as_unknown_to_the_enemy(app):
             assert not scene.chooser and scene.group == "flee"
             press(app, pygame.K_1)
         assert scene.chooser, "every map choice also has a list"
-        assert not any(scene.chooser_rect(340, 300).collidepoint(tile_pos(scene, o.tile)) for o in d.options), \
+        assert not any(scene.chooser_box.collidepoint(tile_pos(scene, o.tile)) for o in d.options), \
             "the list leaves the map choices it lists in view"
         click(app, tile_pos(scene, d.options[-1].tile))
     assert {t.kind for t in scene.tokens} == {"real", "decoy"}

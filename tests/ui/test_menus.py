@@ -4,10 +4,13 @@ from __future__ import annotations
 import json
 
 import pygame
+import pytest
 
 from game.ui.battle import BattleScene
+from game.ui.i18n import name_words
 from game.ui.scenes import MenuScene, SettingsScene, SetupScene
-from game.ui.settings import Settings, settings_path
+from game.ui.app import App
+from game.ui.settings import Settings, settings_path, system_language
 
 from .driver import button_at, click, press, shot, steps, type_text, write_map
 
@@ -30,15 +33,24 @@ def test_new_battle_from_the_menu_with_an_edited_army_and_seed(app, home):
     remove = [b for b in app.ui.buttons if b.label == "×"]
     click(app, remove[0].rect.center)
     steps(app, 1)
-    add = [b for b in app.ui.buttons if b.label.startswith("+ ")]
-    click(app, add[-1].rect.center)
-    click(app, add[-1].rect.center)
+    for _ in range(2):      # the red army's "+ Add a figure" opens the recruits; one click takes one on
+        add = [b for b in app.ui.buttons if b.label == "+ Add a figure"]
+        click(app, add[-1].rect.center)
+        assert setup.recruiting == 1
+        click(app, next(b for b in app.ui.buttons if b.label.startswith("+ ") and b.label != "+ Add a figure").rect.center)
+        assert setup.recruiting is None
     assert [len(a.figures) for a in setup.armies] == [before[0] - 1, before[1] + 2]
     rank_before = setup.armies[0].figures[0]["rank"]
-    rank_button = next(b for b in app.ui.buttons if b.label == rank_before)
+    first = next(b for b in app.ui.buttons if b.tooltip.endswith("Click to change its choices"))
+    click(app, first.rect.center)           # the figure's sheet: a button per choice the rules allow
+    assert setup.sheet == (0, 0)
+    shot(app, "setup_sheet.png")
+    rank_button = next(b for b in app.ui.buttons if b.label == setup.value_label(setup.armies[0].figures[0], "rank"))
     click(app, rank_button.rect.center)
     changed = setup.armies[0].figures[0]["rank"]
     assert changed != rank_before and changed in setup.choices["rank"]
+    click(app, button_at(app, "Done"))
+    assert setup.sheet is None
     seed_field = next(f for r, f in app.ui.inputs if f is setup.seed_input)
     click(app, next(r for r, f in app.ui.inputs if f is seed_field).center)
     for _ in range(10):
@@ -68,13 +80,40 @@ def test_settings_change_language_speed_scale_and_a_key_and_persist(app, home):
     click(app, end_button.rect.center)
     press(app, pygame.K_f)
     steps(app, 1)
-    assert any(b.label == "F" for b in app.ui.buttons) and any(b.label == "Échap" for b in app.ui.buttons)
+    assert any(b.label == "F" for b in app.ui.buttons)
     shot(app, "settings_fr.png")
+    for _ in range(6):          # the list's down arrow brings the rest of the keys into view
+        if any(b.label == "Échap" for b in app.ui.buttons):
+            break
+        down = max((b for b in app.ui.buttons if b.label == "" and b.enabled), key=lambda b: b.rect.y)
+        click(app, down.rect.center)
+    assert any(b.label == "Échap" for b in app.ui.buttons)
     saved = json.loads(settings_path().read_text())
     assert saved["language"] == "fr" and saved["ai_speed"] == "slow" and saved["ui_scale"] == 1.25
     assert saved["keys"]["end"] == "f"
     again = Settings.load()
     assert (again.language, again.ai_speed, again.ui_scale, again.keys["end"]) == ("fr", "slow", 1.25, "f")
+
+
+@pytest.mark.parametrize("env, lang, button", [({"LANG": "en_US.UTF-8"}, "en", "New battle"),
+                                               ({"LANG": "fr_FR.UTF-8"}, "fr", "Nouvelle bataille"),
+                                               ({"LANG": "fr_FR.UTF-8", "LC_ALL": "en_GB.UTF-8"}, "en", "New battle"),
+                                               ({"LANG": "C.UTF-8"}, "en", "New battle"),
+                                               ({"LANG": "fr_CA.UTF-8"}, "fr", "Nouvelle bataille")])
+def test_the_first_start_speaks_the_system_s_language_and_a_chosen_one_is_kept(home, monkeypatch, env, lang, button):
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert not settings_path().exists() and system_language() == lang
+    app = App({"fps": 0})
+    app.push(MenuScene(app))
+    steps(app, 1)
+    assert app.settings.language == lang and button_at(app, button)
+    other = "fr" if lang == "en" else "en"
+    Settings(language=other).save()
+    assert Settings.load().language == other        # once chosen, the system's no longer counts
+    pygame.quit()
 
 
 def test_a_damaged_settings_file_gives_the_defaults(home):
@@ -132,7 +171,7 @@ def test_versus_ai_lets_the_player_pick_a_side_and_the_army_panel_says_which_one
     click(app, button_at(app, "Red side"))
     assert setup.mode == "vs-ai" and setup.human_side == 1
     texts = drawn_texts(app)
-    names = {a.side: a.name for a in setup.armies}
+    names = {a.side: name_words(a.name) for a in setup.armies}     # "Ice squad": the army's name in English
     assert f"Red side — {names[1]} (you)" in texts and f"Blue side — {names[0]} (AI)" in texts
     click(app, button_at(app, "Start"))
     battle = app.scene

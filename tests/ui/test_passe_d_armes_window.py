@@ -9,7 +9,7 @@ from game.engine.protocol import Army
 from game.rules import get as get_rules
 from game.ui.battle import BattleScene
 
-from .driver import button_at, click, field, move_to, press, shot, steps, tile_pos
+from .driver import button_at, click, field, move_to, press, ready, shot, steps, tile_pos
 
 
 def duel(seed: int) -> Match:
@@ -42,6 +42,7 @@ def test_hotseat_an_attack_hands_the_screen_to_the_defender_who_chooses_to_absor
     scene = BattleScene(app, match, "hotseat")
     app.push(scene)
     steps(app, 2)
+    ready(app)
     assert match.pending.kind == "initiative"
     click(app, button_at(app, "Roll initiative"))
     d = match.pending

@@ -20,7 +20,7 @@ from game.ui.hud import action_label, fmt_number, fmt_percent, gauge_label, mark
 from game.ui.i18n import has, set_language, use_rules
 from game.ui.scenes import LoadScene
 
-from .driver import ready, button_at, click, eisdrachen_match, press, steps, tile_pos
+from .driver import button_at, click, eisdrachen_match, first_figure_activated, press, steps
 
 ROOT = Path(__file__).resolve().parents[2]
 MAP = ROOT / "maps" / "ruined_town.tmx"
@@ -175,22 +175,9 @@ def test_odds_read_as_words_and_percentages_and_rare_outcomes_are_summed(app):
     assert fmt_percent(Fraction(1, 8)) == "12,5 %" and fmt_number(2.5) == "2,5" and fmt_number(3.0) == "3"
 
 
-def _first_figure_activated(app, match):
-    """A hot-seat battle past the initiative roll, its first figure activated by a click."""
-    scene = BattleScene(app, match, "hotseat")
-    app.push(scene)
-    steps(app, 2)
-    click(app, button_at(app, "Roll"))
-    ready(app)
-    d = match.pending
-    fig = next(f for f in match.rules.figures(match.state, d.side) if f.id == d.options[0].figure)
-    click(app, tile_pos(scene, fig.tile))
-    return scene
-
-
 def test_a_narrow_action_bar_still_names_every_action(app):
     match = eisdrachen_match(seed=5)
-    scene = _first_figure_activated(app, match)
+    scene = first_figure_activated(app, match)
     pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, w=800, h=600, size=(800, 600)))
     steps(app, 2)
     d = match.pending
@@ -203,7 +190,7 @@ def test_a_narrow_action_bar_still_names_every_action(app):
 
 def test_key_0_answers_the_tenth_choice_of_a_list(app):
     match = eisdrachen_match(seed=8, width=16, height=10)
-    scene = _first_figure_activated(app, match)
+    scene = first_figure_activated(app, match)
     click(app, button_at(app, "Trap tokens"))
     assert match.pending.kind == "trap_token" and len(scene.chooser) >= 10
     tenth = scene.chooser[9]
@@ -293,6 +280,7 @@ def test_the_minimap_of_a_small_window_leaves_most_of_the_map_in_view(app):
     app.push(scene)
     pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, w=800, h=600, size=(800, 600)))
     steps(app, 3)
+    ready(app)
     scene.view.zoom = 2.0
     scene.view.pan_pixels(0, 0)
     steps(app, 1)

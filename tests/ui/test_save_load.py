@@ -23,6 +23,8 @@ def test_save_quit_load_and_continue(app, home, tmp_path):
     answers = list(match.answers)
     digest = match.digest()
     assert len(answers) >= 4
+    press(app, pygame.K_EQUALS)             # zoomed in when saved: the loaded battle opens zoomed in
+    zoom = scene.view.zoom
     press(app, pygame.K_s, pygame.KMOD_LCTRL)
     saves = list(saves_dir().glob("*.json"))
     assert [p.name for p in saves if p.name != "autosave.json"], saves
@@ -37,12 +39,15 @@ def test_save_quit_load_and_continue(app, home, tmp_path):
     click(again, button_at(again, "Load"))
     assert isinstance(again.scene, LoadScene)
     steps(again, 1)
-    save_name = next(p for p in saves if p.name != "autosave.json").stem
-    click(again, button_at(again, save_name))
+    kept = next(str(p) for p in saves if p.name != "autosave.json")
+    row = next(b for b in again.ui.buttons if b.tooltip == kept)     # the file in the tooltip
+    assert row.label == "field — Eisdrachen"        # the row says which map and rules, not the file name
+    click(again, row.rect.center)
     assert isinstance(again.scene, BattleScene)
     loaded = again.scene.match
     assert loaded.answers == answers and loaded.digest() == digest
     steps(again, 2)
+    assert again.scene.view.zoom == zoom
     shot(again, "loaded_battle.png")
     play_human(again, again.scene, loaded)
     assert len(loaded.answers) == len(answers) + 1

@@ -5,7 +5,7 @@ from game.engine.protocol import FigureView, Gauge, Marker
 from game.ui.app import start_battle
 from game.ui.sprites import Sprites
 
-from .driver import move_to, steps, tile_pos
+from .driver import move_to, ready, steps, tile_pos
 
 
 def test_sides_differ_by_outline_not_colour_alone(app):
@@ -27,6 +27,7 @@ def test_hovering_a_state_badge_names_it_with_its_picture(app):
     scene = start_battle(app, "maps/ruined_town.tmx", "eisdrachen", "hotseat", 3)
     app.push(scene)
     steps(app, 3)
+    ready(app)
     f = next(f for f in scene.figs if f.tile is not None)
     marked = FigureView(f.id, f.side, f.tile, f.name, (Gauge("pv", 2, 5),), (Marker("wounded"), Marker("dug_in")),
                         kind=f.kind)

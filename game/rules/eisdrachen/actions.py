@@ -206,11 +206,11 @@ def action_options(state: State, fig: Figure) -> list[Option]:
             opts.append(Option(f"melee:{e.id}", "melee", fid, e.tile, target=e.id))
     # 4.4 Grenade
     if fig.grenades > 0:
-        rng = const("grenade_throw_range")
-        for t in space.tiles_within(bf, fig.tile, rng):
-            if t == fig.tile or bf.blocks_move[t[1], t[0]] or bf.door_shut(t):
-                continue
-            if sight(fig.tile, t):
+        aims = [t for t in space.tiles_within(bf, fig.tile, const("grenade_throw_range"))
+                if t != fig.tile and not bf.blocks_move[t[1], t[0]] and not bf.door_shut(t)]
+        seen = sight.sees.many([fig.tile] * len(aims), aims).tolist() if aims else []
+        for t, visible in zip(aims, seen):     # traced together: a throw's range holds hundreds of tiles
+            if visible:
                 opts.append(Option(f"grenade:{tile_key(t)}", "grenade", fid, t))
     # 4.6 Traps
     if fig.trap_kits > 0 and not perched:
@@ -347,12 +347,20 @@ def flee_options(state: State, fig: Figure, token_tiles: list[Tile]) -> list[Opt
 # --- resolution helpers ----------------------------------------------------------------
 
 def leave_hiding(fig: Figure, events: list, reason: str) -> None:
+    """An alarm heard in hiding is told as the figure shows again: a hidden figure cannot move, so the
+    enemy, who heard the alarm, now sees the tile that was within 6 pas of it (4.14). Its alarm riposte is
+    then asked of an alert both sides know of, and the question shows nothing."""
     if fig.hidden:
         fig.hidden = False
         fig.hide_count = 0
         fig.pv_when_hidden = 0
         events.append(Event("status", {"figure": fig.id, "status": "hidden", "on": False, "reason": reason,
                                        "tile": list(fig.tile)}, rule="4.8"))
+        if "alerted" in fig.unseen:
+            turns = fig.unseen["alerted"]
+            fig.reveal("alerted")
+            events.append(Event("status", {"figure": fig.id, "status": "alerted", "on": True, "turns": turns},
+                                rule="4.14"))
 
 
 def discover(state: State, mover: Figure, events: list) -> None:

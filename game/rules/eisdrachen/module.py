@@ -34,7 +34,7 @@ from ...engine.objectives import TURN_LIMIT
 from ...engine.objectives import overlays as objective_overlays
 from ...engine.objectives import panel as objective_panel
 from ...engine.protocol import (Army, FigureView, Gauge, Marker, ObjectView, Odds, Outcome, Overlay, Panel, RuleModule,
-                               TokenView)
+                               TokenView, Words)
 from . import actions as act
 from .combat import dodge_on, melee_profile, shot_attacks, weapon
 from .odds import attack_loss, kill_chance, labelled, melee_losses, mixture
@@ -202,7 +202,15 @@ class Eisdrachen(RuleModule):
         return out
 
     def tokens(self, state: State, viewer: int | None) -> list[TokenView]:
-        return [TokenView(t.id, t.tile, t.owner, t.seen_as(viewer)) for t in state.tokens]
+        """Each token as the viewer sees it, with the 2 pas within which any figure sets it off (4.6)."""
+        return [TokenView(t.id, t.tile, t.owner, t.seen_as(viewer), radius=const("trap_radius"))
+                for t in state.tokens]
+
+    def notice(self, event) -> Words | None:
+        """A trap going off is announced on screen, beside its line in the log."""
+        if event.kind == "trap":
+            return Words("notice.trap", **event.data)
+        return super().notice(event)
 
     def overlays(self, state: State, viewer: int | None) -> list[Overlay]:
         return objective_overlays(state.battlefield)

@@ -3,7 +3,8 @@
 Statuses are stored as the list of turns in which they are active (rules/eisdrachen.md 3.4), so
 "next turn" windows need no bookkeeping beyond dropping expired entries at the end of a turn.
 A status gained out of the enemy's sight (a prayer or an alarm while hidden) is also listed in
-``unseen`` until it shows in something the enemy sees (a reroll, a doubled volley, a riposte).
+``unseen`` until it shows in something the enemy sees (a reroll, a doubled volley; an alert, when the
+figure leaves its hiding place).
 Which figure acts, and with how many actions left, lives in the steps of ``steps``.
 """
 from __future__ import annotations

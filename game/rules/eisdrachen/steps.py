@@ -342,7 +342,8 @@ class Riposte(Step):
 
 @dataclass
 class AlarmRiposte(Step):
-    """An alerted figure shot at may shoot back once this turn (4.14); being asked shows it was alerted."""
+    """An alerted figure shot at may shoot back once this turn (4.14). Only a figure out of hiding is
+    asked, whose alert the enemy knows of (an alarm heard in hiding is told as it leaves, actions.py)."""
 
     figure: str
     target: str
@@ -352,7 +353,6 @@ class AlarmRiposte(Step):
         fig = state.figure(self.figure)
         answer = self.take_answer()
         if answer is None:
-            fig.reveal("alerted")
             return Decision(fig.side, "alarm_riposte", (Option("shoot", "shoot", fig.id, target=self.target),
                                                         Option("hold", "hold", fig.id, target=self.target)),
                             figure=fig.id, info={"turn": state.turn, "figure": fig.id, "target": self.target})

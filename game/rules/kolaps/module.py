@@ -12,7 +12,7 @@ from ...errors import RulesError
 from ...engine.objectives import TURN_LIMIT
 from ...engine.objectives import overlays as objective_overlays
 from ...engine.objectives import panel as objective_panel
-from ...engine.protocol import (Army, FigureView, Gauge, Marker, Odds, Outcome, Overlay, Panel, RuleModule,
+from ...engine.protocol import (Army, FigureView, Gauge, Marker, Odds, Outcome, Overlay, Panel, RuleModule, Words,
                                 canonical)
 from .combat import (blast_difficulty, hit_rows, modified_values, severity_dice, shot_difficulty,
                      strike_difficulty)
@@ -165,6 +165,17 @@ class Kolaps(RuleModule):
                                   (Gauge("wound_boxes", TOTAL_BOXES - ch.total_wounds(), TOTAL_BOXES),),
                                   tuple(markers), ch.in_play, kind=ch.archetype))
         return out
+
+    NOTABLE = ("ambush_fired", "critical", "friendly_fire")
+
+    def notice(self, event) -> Words | None:
+        """A rout, a mutiny (the mutineer changes sides), an ambush firing, a critical wound and friendly
+        fire are announced on screen, beside their lines in the log (5.15, 5.21, 5.27, 5.32)."""
+        if event.kind == "morale_state" and event.data.get("state") in ("routing", "mutinous"):
+            return Words(f"notice.{event.data['state']}", **event.data)
+        if event.kind in self.NOTABLE:
+            return Words(f"notice.{event.kind}", **event.data)
+        return super().notice(event)
 
     # --- what each side may know ------------------------------------------------------
 

@@ -170,16 +170,24 @@ class Mordgrave(RuleModule):
         if state.initiative is not None:
             lines.append(Words("panel.line_initiative", side=state.initiative))
         for s in self.sides:
-            left = [state.figure(fid).name for fid in state.leaders_left.get(s, [])
-                    if state.figure(fid).alive and not state.figure(fid).activated]
-            lines.append(Words("panel.line_leaders", side=s, n=len(left), names=", ".join(left)))
+            left = tuple(fid for fid in state.leaders_left.get(s, [])      # ids: the window names them
+                         if state.figure(fid).alive and not state.figure(fid).activated)
+            lines.append(Words("panel.line_leaders", side=s, n=len(left), names=left))
         g = state.group
         if g is not None and g.leader is not None:
-            lines.append(Words("panel.line_phase_leader", side=g.side, leader=state.figure(g.leader).name))
+            lines.append(Words("panel.line_phase_leader", side=g.side, leader=g.leader))
         elif g is not None:
             lines.append(Words("panel.line_phase_troops", side=g.side))
         found = objective_panel(state.battlefield, self.figures(state, viewer))
         return [Panel("turn", tuple(lines))] + ([found] if found else [])
+
+    def notice(self, event) -> Words | None:
+        """A Horrible wound and a failed Bravery test are announced on screen, beside their log lines (4.2)."""
+        if event.kind == "horrible":
+            return Words("notice.horrible", **event.data)
+        if event.kind == "bravery" and event.data.get("passed") is False:
+            return Words("notice.bravery_failed", **event.data)
+        return super().notice(event)
 
     def observe(self, state: State, side: int) -> State:
         return copy.deepcopy(state)

@@ -136,6 +136,12 @@ class PasseDArmes(RuleModule):
         """Weapons lying where a disarm dropped them, named by their weapon."""
         return [ObjectView(i.id, i.weapon, (i.tile,)) for i in state.items]
 
+    def notice(self, event) -> Words | None:
+        """A combatant knocked out or out of the fight and a surrender are announced on screen (5.11, 5.19)."""
+        if event.kind in ("knocked_out", "out", "surrendered"):
+            return Words(f"notice.{event.kind}", **event.data)
+        return super().notice(event)
+
     def observe(self, state: State, side: int) -> State:
         """Declarations are the only secret (5.1 b): the other side's are dropped unless this side has
         foresight this passe, and so is the part of one being made."""

@@ -117,10 +117,14 @@ class Voyageurs(RuleModule):
             details.append(Words(f"result.transport.{t.status}", side=t.side, name=t.name, pv=max(0, t.pv),
                                  max=t.max_pv))
         for c in state.combatants.values():
-            details.append(Words(f"result.combatant.{c.status}", side=c.side, name=c.name, pv=c.pv,
-                                 max=c.max_pv, pe=c.pe, max_pe=c.max_pe))
-        if state.reason == TURN_LIMIT:
-            details += points(state).lines()
+            # both players read the results: PV stay untold where the other side never learnt the type (5.15)
+            told = all(state.knows(side, c) for side in self.sides)
+            details.append(Words(f"result.combatant.{c.status}", side=c.side, name=c.name,
+                                 pv=c.pv if told else None, max=c.max_pv if told else None,
+                                 pe=c.pe, max_pe=c.max_pe))
+        if state.reason == TURN_LIMIT and all(state.knows(side, c) for side in self.sides
+                                              for c in state.combatants.values()):
+            details += points(state).lines()      # the points would tell an untold PV max (5.15)
         return Outcome(state.winner, state.reason, tuple(details))
 
     # --- what each side sees ---------------------------------------------------------------
@@ -140,6 +144,15 @@ class Voyageurs(RuleModule):
 
     def observe(self, state: State, side: int) -> State:
         return views.observe(state, side)
+
+    def notice(self, event) -> Words | None:
+        """A critical hit, a combatant falling unconscious and a side fleeing are announced on screen
+        (5.3, 5.10, 5.13)."""
+        if event.kind == "attack" and event.data.get("critical") is True and event.data.get("hit"):
+            return Words("notice.critical", **event.data)
+        if event.kind == "unconscious" or event.kind == "flight" and event.data.get("success") is True:
+            return Words(f"notice.{event.kind}", **event.data)
+        return super().notice(event)
 
     def disguise(self, state: State, side: int, rng) -> State:
         return views.disguise(state, side, rng)

@@ -100,11 +100,22 @@ def objects(state: State) -> list[ObjectView]:
 def observe(state: State, side: int) -> State:
     """The state as ``side`` knows it: what it has not learnt of an enemy type is None."""
     seen = copy.deepcopy(state)
+    for fight in (seen.battle, seen.deck):
+        if fight is not None:       # a tie of initiative is a simultaneous group only if Conditions tie too (4.4)
+            fight.slots = [part for slot in fight.slots for part in told_apart(seen, side, slot)]
     for c in seen.combatants.values():
         if not seen.knows(side, c):
             c.pv, c.level, c.abilities = None, None, None
             c.traits["CON"] = None
     return seen
+
+
+def told_apart(state: State, side: int, slot: list[str]) -> list[list[str]]:
+    """A slot still to come as ``side`` knows it: a group holding a combatant whose Condition it does not
+    know could as well be one slot after another, in the announced order."""
+    if len(slot) > 1 and any(m in state.combatants and not state.knows(side, state.fig(m)) for m in slot):
+        return [[m] for m in slot]
+    return [slot]
 
 
 def disguise(state: State, side: int, rng: random.Random) -> State:
