@@ -20,7 +20,7 @@ from game.ui.hud import action_label, fmt_number, fmt_percent, gauge_label, mark
 from game.ui.i18n import has, set_language, use_rules
 from game.ui.scenes import LoadScene
 
-from .driver import button_at, click, eisdrachen_match, first_figure_activated, press, steps
+from .driver import button_at, click, eisdrachen_match, first_figure_activated, press, ready, steps
 
 ROOT = Path(__file__).resolve().parents[2]
 MAP = ROOT / "maps" / "ruined_town.tmx"

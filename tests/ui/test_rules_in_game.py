@@ -13,7 +13,7 @@ from game.ui.battle import BattleScene
 from game.ui.primer import PrimerScene
 from game.ui.scenes import MenuScene, SetupScene
 
-from .driver import button_at, click, eisdrachen_match, first_figure_activated, move_to, press, shot, steps, tile_pos
+from .driver import button_at, click, eisdrachen_match, first_figure_activated, move_to, press, ready, shot, steps, tile_pos
 
 
 def texts(app) -> list[str]:
@@ -115,6 +115,7 @@ def test_an_event_only_one_side_may_see_is_announced_to_that_side_alone(app):
     scene = BattleScene(app, match, "hotseat")
     app.push(scene)
     steps(app, 2)
+    ready(app)
     secret = ev.Event("trap", {"figure": "a1", "kind": "emp"}, visible_to=1)
     assert match.rules.notice(secret) is not None
     scene.viewer = 0
