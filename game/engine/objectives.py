@@ -27,6 +27,7 @@ KINDS = ("control", "exit")
 @dataclass(frozen=True)
 class Objective:
     name: str
+    name_fr: str                # its French name (``name_fr`` property), for the French window; else its name
     kind: str                   # "control" or "exit"
     tiles: frozenset[Tile]
     worth: int                  # in standard figures
@@ -69,7 +70,8 @@ def objectives(bf: Battlefield) -> list[Objective]:
             if side not in (0, 1):
                 side = 0
         tiles = frozenset(t for t in o.tiles if bf.inside(t))
-        out.append(Objective(o.name, kind, tiles, _whole(o.properties.get("worth", 1), 1), side))
+        name_fr = str(o.properties.get("name_fr", "")).strip() or o.name
+        out.append(Objective(o.name, name_fr, kind, tiles, _whole(o.properties.get("worth", 1), 1), side))
     return out
 
 
@@ -161,8 +163,10 @@ def panel(bf: Battlefield, figures: list[FigureView]) -> Panel | None:
     lines = []
     for o in found:
         if o.kind == "control":
-            lines.append(Words("objective.control", name=o.name, worth=o.worth, side=holder(o, pieces)))
+            lines.append(Words("objective.control", name=o.name, name_fr=o.name_fr, worth=o.worth,
+                               side=holder(o, pieces)))
         else:
             there = sum(1 for p in pieces if p.side == o.side and p.tile in o.tiles)
-            lines.append(Words("objective.exit", name=o.name, worth=o.worth, side=o.side, n=there))
+            lines.append(Words("objective.exit", name=o.name, name_fr=o.name_fr, worth=o.worth, side=o.side,
+                               n=there))
     return Panel("objectives", tuple(lines))
