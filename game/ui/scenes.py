@@ -337,7 +337,7 @@ class SetupScene:
 
     def draw_options(self, surface: pygame.Surface, area: pygame.Rect) -> None:
         """Rule system (with its primer beside the title; the list scrolls when the column is short),
-        then mode and, with the AI, its level and (against it) the player's side at the column's foot."""
+        then mode (with the AI's level beside it) and, against the AI, the player's side at the column's foot."""
         ui = self.app.ui
         header = ui.text(surface, tr("setup.rules"), area.topleft, 24, ACCENT)
         y = header.bottom + ui.s(8)
@@ -350,14 +350,13 @@ class SetupScene:
             if spot[1] == y:
                 y += ui.s(36)
         modes = [(tr(f"mode.{m}"), lambda m=m: setattr(self, "mode", m), m == self.mode, "") for m in MODES]
+        if self.mode != "hotseat":      # one button that turns through the levels: the column stays short
+            modes.append((tr("setup.ai_level", level=tr(f"level.{self.ai_level}")), self.next_level, False,
+                          tr(f"level.{self.ai_level}.tip")))
         sides = [(tr(f"side.{i}"), lambda s=i: setattr(self, "human_side", s), i == self.human_side, "")
                  for i in (0, 1)]
-        levels = [(tr(f"level.{v}"), lambda v=v: setattr(self, "ai_level", v), v == self.ai_level,
-                   tr(f"level.{v}.tip")) for v in AI_LEVELS]
         head = ui.line(24) + ui.s(8)
         foot = head + ui.flow(None, 0, 0, area.w, modes) + ui.s(10)
-        if self.mode != "hotseat":
-            foot += ui.line(22) + ui.s(6) + ui.flow(None, 0, 0, area.w, levels, height=30) + ui.s(10)
         if self.mode == "vs-ai":
             foot += ui.line(22) + ui.s(6) + ui.flow(None, 0, 0, area.w, sides, height=30) + ui.s(4)
         row = ui.s(32)
@@ -373,12 +372,12 @@ class SetupScene:
         y = area.bottom - foot
         y = ui.text(surface, tr("setup.mode"), (area.x, y), 24, ACCENT).bottom + ui.s(8)
         y = ui.flow(surface, area.x, y, area.w, modes) + ui.s(10)
-        if self.mode != "hotseat":
-            y = ui.text(surface, tr("setup.ai_level"), (area.x, y), 22, ACCENT).bottom + ui.s(6)
-            y = ui.flow(surface, area.x, y, area.w, levels, height=30) + ui.s(10)
         if self.mode == "vs-ai":
             y = ui.text(surface, tr("setup.human_side"), (area.x, y), 22, ACCENT).bottom + ui.s(6)
             ui.flow(surface, area.x, y, area.w, sides, height=30)
+
+    def next_level(self) -> None:
+        self.ai_level = AI_LEVELS[(AI_LEVELS.index(self.ai_level) + 1) % len(AI_LEVELS)]
 
     def open_primer(self) -> None:
         from .primer import PrimerScene

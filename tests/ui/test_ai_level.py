@@ -27,7 +27,8 @@ def open_setup(app, home):
 def test_the_level_chosen_in_new_battle_is_the_level_the_computer_plays(app, home):
     setup = open_setup(app, home)
     assert setup.mode == "vs-ai" and setup.ai_level == "normal"
-    click(app, button_at(app, "Hard"))
+    click(app, button_at(app, "AI: Normal"))          # the one button turns through the levels
+    steps(app, 1)
     assert setup.ai_level == "hard"
     steps(app, 1)
     path = shot(app, "setup_ai_level.png")
@@ -43,10 +44,13 @@ def test_hot_seat_offers_no_level_and_ai_versus_ai_does(app, home):
     open_setup(app, home)
     click(app, button_at(app, "Hot-seat"))
     steps(app, 1)
-    assert not any(b.label == "Hard" for b in app.ui.buttons)
+    assert not any(b.label.startswith("AI: ") for b in app.ui.buttons)
     click(app, button_at(app, "AI vs AI"))
     steps(app, 1)
-    click(app, button_at(app, "Easy"))
+    click(app, button_at(app, "AI: Normal"))
+    steps(app, 1)
+    click(app, button_at(app, "AI: Hard"))
+    steps(app, 1)
     click(app, button_at(app, "Start"))
     battle = app.scene
     assert {p.name for p in battle.ai_players.values()} == {"tactical:easy"}
@@ -57,9 +61,10 @@ def test_the_level_buttons_speak_french(app, home):
     set_language("fr")
     try:
         setup = open_setup(app, home)
-        click(app, button_at(app, "Difficile"))
+        click(app, button_at(app, "IA : Normal"))
+        steps(app, 1)
         assert setup.ai_level == "hard"
-        assert any(b.label == "Facile" for b in app.ui.buttons)
+        assert any(b.label == "IA : Difficile" for b in app.ui.buttons)
     finally:
         set_language("en")
 
