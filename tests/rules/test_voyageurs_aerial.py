@@ -288,6 +288,8 @@ def test_at_the_turn_limit_the_hull_taken_from_the_enemy_decides_in_points_not_t
     st = aerial([LIGHT] + crew(3), [ARMED] + crew(5), max_turns=1)
     st.transports["at"].pv -= 10
     st.transports["bt"].pv -= 12
+    st.known[0].append("fighter")       # the points are listed once no PV max is secret (5.15)
+    st.known[1].append("fighter")
     for _ in range(50):
         d = AIR.pending(st)
         if d is None:

@@ -247,15 +247,18 @@ def test_a_truce_proposed_in_the_round_and_accepted_at_its_end_is_a_draw():
     assert GROUND.outcome(st).winner is None and GROUND.outcome(st).reason == "truce"
 
 
-def limit_match(objects=(), hurt: int = 0) -> Match:
+def limit_match(objects=(), hurt: int = 0, known: bool = True) -> Match:
     """Two scouts against one gunner, one round, every activation ended at once; the gunner has lost
-    ``hurt`` PV before it starts."""
+    ``hurt`` PV before it starts; with ``known`` each side knows the other's types."""
     bf = Battlefield.open_ground(30, 12)
     bf.objects = list(objects)
     armies = [Army(0, "A", [fig("scout", (1, 1)), fig("scout", (1, 3))]), Army(1, "B", [fig("gunner", (28, 1))])]
     match = Match(bf, GROUND, armies, seed=2, max_turns=1)
     gunner = next(c for c in match.state.combatants.values() if c.side == 1)
     gunner.pv -= hurt
+    if known:
+        match.state.known[0].append("gunner")
+        match.state.known[1].append("scout")
     while match.pending is not None:
         d = match.pending
         match.answer(next((o.key for o in d.options if o.action in ("end", "stay", "roll", "refuse_truce")),
@@ -276,3 +279,5 @@ def test_at_the_turn_limit_points_decide_pv_taken_and_objectives_held_not_the_he
     assert (hurt.winner, hurt.reason, points_of(hurt)) == (0, "points", [3, 0])
     held = limit_match([MapObject("objective", "well", ((28, 1),), {"worth": "1"})], hurt=3).outcome
     assert (held.winner, points_of(held)) == (1, [3, 15])
+    secret = limit_match(hurt=3, known=False).outcome
+    assert (secret.winner, secret.reason, points_of(secret)) == (0, "points", [])      # a PV max untold (5.15)
