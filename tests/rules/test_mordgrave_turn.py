@@ -170,6 +170,7 @@ def test_mordgrave_keeps_no_secrets():
             assert RULES.digest_data(seen) == RULES.digest_data(st)
             assert seen is not st and seen.figures[0] is not st.figures[0]
     assert [f.tile for f in RULES.figures(st, 1)] == [f.tile for f in RULES.figures(st, None)]
+    assert not RULES.keeps_secrets      # so hot-seat never hands the screen over for nothing
 
 
 def test_check_invariants_finds_broken_states():

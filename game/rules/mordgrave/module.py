@@ -40,6 +40,7 @@ class Mordgrave(RuleModule):
     id = "mordgrave"
     version = "1"
     default_max_turns = 10
+    keeps_secrets = False       # every figure, roll and choice is in plain view of both players
 
     @property
     def data_files(self) -> list[Path]:
