@@ -61,7 +61,7 @@ def build_parser(name_maps: bool = True) -> argparse.ArgumentParser:
     """The parser; ``name_maps`` lists the maps folders for the help of --map (a run that prints no
     such help skips that look at the disk and its imports)."""
     from . import __version__
-    from .ai import AI_NAMES
+    from .ai import AI_LEVELS, AI_NAMES
     from .ui.anim import KINDS as ANIMATIONS
     from .rules import names
 
@@ -87,6 +87,9 @@ def build_parser(name_maps: bool = True) -> argparse.ArgumentParser:
     play.add_argument("--lang", choices=("fr", "en"), help="language of the window (default: your setting)")
     play.add_argument("--human-side", type=int, choices=(0, 1), default=0,
                       help="with --mode vs-ai, the side you play (default: 0)")
+    play.add_argument("--ai-level", choices=AI_LEVELS,
+                      help="how well the computer plays in vs-ai and ai-vs-ai: easy, normal or hard; the levels "
+                           "differ in judgement, never in what they see (default: normal)")
     play.add_argument("--frames", type=_positive, metavar="N",
                       help="close the window after N frames (for scripts and checks)")
     play.add_argument("--screenshot", metavar="FILE", help="save the last frame as a PNG picture")
@@ -102,8 +105,8 @@ def build_parser(name_maps: bool = True) -> argparse.ArgumentParser:
                      help="seed of the dice; the same seed plays the same games (default: 0)")
     sim.add_argument("--games", type=_positive, default=1, metavar="K", help="games to play (default: 1)")
     sim.add_argument("--ai", default="tactical", choices=AI_NAMES, metavar="NAME",
-                     help=f"the AI that plays both sides, or side 0 of the first game with --ai-b {ai_help} "
-                          "(default: tactical)")
+                     help=f"the AI that plays both sides, or side 0 of the first game with --ai-b {ai_help}; "
+                          "tactical:easy and tactical:hard set the tactical AI's level (default: tactical, normal)")
     sim.add_argument("--ai-b", choices=AI_NAMES, metavar="NAME",
                      help=f"a second AI {ai_help}: the two swap sides every game")
     sim.add_argument("--max-turns", type=_positive, metavar="T",
@@ -217,7 +220,8 @@ def _play(options: dict) -> int:
     if options.get("screenshot") is not None:
         check_output(options["screenshot"])
     return run({k: options.get(k) for k in
-                ("map", "rules", "mode", "seed", "lang", "human_side", "frames", "screenshot", "freeze")})
+                ("map", "rules", "mode", "seed", "lang", "human_side", "ai_level", "frames", "screenshot",
+                 "freeze")})
 
 
 def _sim(args) -> int:

@@ -1,6 +1,8 @@
-"""Headless AI-against-AI games: results, timings and, on request, invariant checks after every answer."""
+"""Headless AI-against-AI games: results, timings (the CPU time of each decision, so that other work on the
+machine does not count) and, on request, invariant checks after every answer."""
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -9,6 +11,7 @@ from typing import Callable
 
 from .ai import make_player
 from .engine.match import Match
+from .engine.objectives import TURN_LIMIT
 from .engine.save import MAX_ANSWERS, new_match, save_match
 from .errors import RulesError
 
@@ -25,6 +28,16 @@ class GameResult:
     digest: str
 
 
+def wilson(k: int, n: int, z: float = 1.959964) -> list[float]:
+    """The Wilson score interval (95 % by default) of a share of ``k`` in ``n``, as [low, high]."""
+    if n == 0:
+        return [0.0, 1.0]
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return [round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)]
+
+
 @dataclass
 class Report:
     games: list[GameResult] = field(default_factory=list)
@@ -32,21 +45,28 @@ class Report:
     violations: list[str] = field(default_factory=list)
 
     def summary(self) -> dict:
-        wins: dict[str, int] = {}
+        """Wins per player and per side with their Wilson intervals (shares of all games), side 0's share
+        of the decisive games, the draw and turn-limit rates, turns, decision times."""
+        n = len(self.games)
+        wins: dict[str, int] = {name: 0 for g in self.games for name in g.players}
         by_side = {"0": 0, "1": 0}
-        draws = 0
+        draws = sum(1 for g in self.games if g.winner_side is None)
         for g in self.games:
-            if g.winner_side is None:
-                draws += 1
-                continue
-            name = g.players[g.winner_side]
-            wins[name] = wins.get(name, 0) + 1
-            by_side[str(g.winner_side)] += 1
+            if g.winner_side is not None:
+                wins[g.players[g.winner_side]] += 1
+                by_side[str(g.winner_side)] += 1
+        decisive = n - draws
         return {
-            "games": len(self.games),
+            "games": n,
             "wins": wins,
             "wins_by_side": by_side,
+            "wins_ci95": {"player": {name: wilson(k, n) for name, k in sorted(wins.items())},
+                          "side": {side: wilson(k, n) for side, k in by_side.items()}},
+            "side0_share_of_decisive": round(by_side["0"] / decisive, 4) if decisive else None,
+            "side0_share_ci95": wilson(by_side["0"], decisive),
             "draws": draws,
+            "draw_rate": round(draws / n, 4) if n else 0,
+            "turn_limit_rate": round(sum(1 for g in self.games if g.reason == TURN_LIMIT) / n, 4) if n else 0,
             "turns_mean": round(statistics.fmean(g.turns for g in self.games), 3) if self.games else 0,
             "decision_ms": {name: {"median": round(statistics.median(ms), 3), "max": round(max(ms), 3)}
                             for name, ms in sorted(self.decision_ms.items()) if ms},
@@ -56,8 +76,10 @@ class Report:
 
     def summary_lines(self) -> list[str]:
         s = self.summary()
+        ci = " ".join(f"{name} {lo:.0%}-{hi:.0%}" for name, (lo, hi) in s["wins_ci95"]["player"].items())
         lines = [f"{s['games']} games: wins {s['wins']}, by side {s['wins_by_side']}, draws {s['draws']}, "
-                 f"mean turns {s['turns_mean']}"]
+                 f"mean turns {s['turns_mean']}",
+                 f"wins 95% CI {ci}; draws {s['draw_rate']:.0%}; decided at the turn limit {s['turn_limit_rate']:.0%}"]
         for name, t in s["decision_ms"].items():
             lines.append(f"decision time {name}: median {t['median']} ms, max {t['max']} ms")
         if self.violations:
@@ -121,9 +143,9 @@ def play_game(match: Match, players: dict, report: Report, check_invariants: boo
         if decision is None:
             return
         player = players[decision.side]
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         key = player.choose(match.observe(decision.side), decision)
-        report.decision_ms.setdefault(names[decision.side], []).append((time.perf_counter() - t0) * 1000)
+        report.decision_ms.setdefault(names[decision.side], []).append((time.process_time() - t0) * 1000)
         match.answer(key, undoable=False)
         if check_invariants:
             found = engine_invariants(match) + match.rules.check_invariants(match.state)

@@ -128,3 +128,40 @@ def test_engine_invariants_report_two_figures_on_one_tile_and_a_game_past_its_li
     match.state.turn = match.max_turns + 1
     found = engine_invariants(match)
     assert any("share tile" in v for v in found) and any("past the limit" in v for v in found)
+
+
+# --- the summary of a campaign ----------------------------------------------------------------------
+
+def test_wilson_intervals_hold_the_share_and_narrow_with_more_games():
+    from game.sim import wilson
+
+    lo, hi = wilson(8, 10)
+    assert lo < 0.8 < hi and hi <= 1.0
+    assert wilson(80, 100)[1] - wilson(80, 100)[0] < hi - lo
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+    assert wilson(0, 0) == [0.0, 1.0]
+
+
+def test_the_summary_gives_rates_and_intervals_per_player_and_per_side():
+    from game.engine.objectives import TURN_LIMIT
+    from game.sim import GameResult, Report
+
+    r = Report()
+    r.games = [GameResult(1, ("tactical", "greedy"), 0, "elimination", 3, 10, "a"),
+               GameResult(2, ("greedy", "tactical"), 1, TURN_LIMIT, 12, 10, "b"),
+               GameResult(3, ("tactical", "greedy"), None, TURN_LIMIT, 12, 10, "c"),
+               GameResult(4, ("greedy", "tactical"), 0, "elimination", 4, 10, "d")]
+    s = r.summary()
+    assert s["wins"] == {"tactical": 2, "greedy": 1} and s["wins_by_side"] == {"0": 2, "1": 1}
+    assert s["draw_rate"] == 0.25 and s["turn_limit_rate"] == 0.5 and s["turns_mean"] == 7.75
+    assert s["side0_share_of_decisive"] == round(2 / 3, 4)
+    lo, hi = s["wins_ci95"]["player"]["tactical"]
+    assert lo < 0.5 < hi
+    assert set(s["wins_ci95"]["side"]) == {"0", "1"}
+    assert any("95% CI" in line for line in r.summary_lines())
+
+
+def test_sim_plays_a_level_against_another_and_names_both():
+    report = run_games(SMALL_MAP, "eisdrachen", seed=1, games=2, ai_a="tactical:hard", ai_b="tactical", max_turns=2)
+    assert {g.players for g in report.games} == {("tactical:hard", "tactical"), ("tactical", "tactical:hard")}
+    assert set(report.summary()["decision_ms"]) == {"tactical", "tactical:hard"}

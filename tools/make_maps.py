@@ -28,6 +28,7 @@ import pygame  # noqa: E402  (after the SDL settings)
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from game.engine.objectives import KINDS as OBJECTIVE_KINDS  # noqa: E402
 from game.engine.tiled import (COVER_VALUES, DOOR_VALUES, KNOWN_HAZARDS, LANDSCAPES,  # noqa: E402
                                TERRAIN_PRESETS)
 TS = 32
@@ -418,8 +419,9 @@ class Grid:
         for x, y, kind in doors:
             self.f(kind, x, y)
 
-    def obj(self, kind, name, x, y, w=1, h=1, **props):
-        self.objects.append(dict(kind=kind, name=name, x=x, y=y, w=w, h=h, props=props))
+    def obj(self, cls, name, x, y, w=1, h=1, **props):
+        """An object of Tiled class ``cls`` covering w × h tiles from (x, y), with its custom properties."""
+        self.objects.append(dict(kind=cls, name=name, x=x, y=y, w=w, h=h, props=props))
 
 
 def ruined_town() -> Grid:
@@ -478,10 +480,10 @@ def ruined_town() -> Grid:
         x, y = int(rng.integers(0, 24)), int(rng.integers(0, 24))
         if m.features[y, x] == 0 and m.ground[y, x] == GID["grass"]:
             m.g("dirt", x, y)
-    m.obj("objective", "Place du marché", 11, 11, 2, 2)
+    m.obj("objective", "Market square", 11, 11, 2, 2, kind="control", worth=1, name_fr="Place du marché")
     m.obj("trap", "mine", 10, 12, owner=1, decoy=False)
-    m.obj("spawn", "Attaquants", 0, 8, 2, 8, side=0)
-    m.obj("spawn", "Défenseurs", 22, 8, 2, 5, side=1)
+    m.obj("spawn", "Attaquants", 0, 8, 2, 6, side=0)          # spawns of one size, on the same rows
+    m.obj("spawn", "Défenseurs", 22, 8, 2, 6, side=1)
     return m
 
 
@@ -538,7 +540,9 @@ def forest_village() -> Grid:
     m.f("low_wall", 14, 33, 20, 33)
     scatter(m, rng, "bush", 25, 0, 0, 47, 47)
     m.g("mud", 12, 23, 14, 24)
-    m.obj("objective", "Le puits", 23, 24)
+    m.obj("objective", "The well", 22, 22, 4, 4, kind="control", worth=1, name_fr="Le puits")
+    m.obj("objective", "East breakthrough", 47, 18, 1, 12, kind="exit", side=0, worth=1, name_fr="Percée à l'est")
+    m.obj("objective", "West breakthrough", 0, 18, 1, 12, kind="exit", side=1, worth=1, name_fr="Percée à l'ouest")
     m.obj("spawn", "Compagnie du loup", 1, 16, 3, 16, side=0)
     m.obj("spawn", "Gardes du village", 44, 16, 3, 16, side=1)
     m.obj("exit", "Retraite ouest", 0, 18, 1, 12, side=0)
@@ -588,13 +592,13 @@ def great_battlefield() -> Grid:
     m.g("mud", 44, 70, 52, 76)
     m.f(None, 44, 70, 52, 76)
     scatter(m, rng, "bush", 300, 0, 0, 127, 127)
-    m.f(None, 0, 52, 6, 75)
-    m.f(None, 121, 52, 127, 75)
-    m.obj("spawn", "Armée de l'ouest", 1, 54, 4, 20, side=0)
-    m.obj("spawn", "Armée de l'est", 123, 54, 4, 20, side=1)
-    m.obj("objective", "Pont central", 60, 61, 8, 4)
-    m.obj("objective", "Village nord", 104, 20, 5, 5)
-    m.obj("objective", "Village sud", 20, 100, 5, 5)
+    m.f(None, 46, 54, 49, 73)                         # the armies deploy 16 pas either side of the river,
+    m.f(None, 79, 54, 82, 73)                         # so a skirmish meets within its turns (issue 15)
+    m.obj("spawn", "Armée de l'ouest", 46, 54, 4, 20, side=0)
+    m.obj("spawn", "Armée de l'est", 79, 54, 4, 20, side=1)
+    m.obj("objective", "Central bridge", 60, 61, 8, 4, kind="control", worth=2, name_fr="Pont central")
+    m.obj("objective", "North village", 104, 20, 5, 5, kind="control", worth=1, name_fr="Village nord")
+    m.obj("objective", "South village", 20, 100, 5, 5, kind="control", worth=1, name_fr="Village sud")
     m.obj("exit", "Repli ouest", 0, 40, 1, 48, side=0)
     m.obj("exit", "Repli est", 127, 40, 1, 48, side=1)
     return m
@@ -787,8 +791,10 @@ def write_project() -> None:
     types = [
         enum(1, "Cover", COVER_VALUES), enum(2, "Door", DOOR_VALUES), enum(3, "Terrain", TERRAIN_PRESETS),
         enum(4, "Landscape", LANDSCAPES), enum(5, "Hazard", KNOWN_HAZARDS), enum(6, "Side", ("0", "1")),
+        enum(7, "ObjectiveKind", OBJECTIVE_KINDS),
         cls(10, "spawn", "#ffe04040", [side]),
-        cls(11, "objective", "#fff0d020", []),
+        cls(11, "objective", "#fff0d020", [member("kind", "string", "control", "ObjectiveKind"),
+                                           member("worth", "int", 1), side, member("name_fr", "string", "")]),
         cls(12, "trap", "#ffd02020", [member("owner", "int", -1), member("decoy", "bool", False)]),
         cls(13, "emplacement", "#fff07010", [member("weapon", "string", "machine_gun"),
                                              member("state", "string", "working")]),

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import MapError
+from . import objectives
 from .battlefield import Battlefield, Door
 from .areas import connected_labels
 from .tiled import KNOWN_HAZARDS, corner_blockers, load_map, walkable
@@ -131,4 +132,5 @@ def _feature_problems(name: str, bf: Battlefield) -> list[Problem]:
         if obj.kind == "item" and not obj.properties.get("item"):
             out.append(Problem(name, f"object '{obj.name or obj.kind}'", "item has no item property",
                                "add an 'item' property naming the item lying there"))
+    out += [Problem(name, place, message, fix) for place, message, fix in objectives.problems(bf)]
     return out

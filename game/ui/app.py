@@ -174,7 +174,7 @@ class App:
 
 
 def start_battle(app: App, map_path, rules_name: str, mode: str, seed: int | None, human_side: int = 0,
-                 armies=None):
+                 armies=None, ai_level: str = "normal"):
     """Build the match and the battle scene; a bad map or rule name raises EscarmoucheError."""
     from ..engine.save import new_match
     from .battle import BattleScene
@@ -189,7 +189,7 @@ def start_battle(app: App, map_path, rules_name: str, mode: str, seed: int | Non
         match = new_match(map_path, rules_name, seed, armies, battlefield=battlefield)
     except (KeyError, ValueError, TypeError, IndexError) as e:
         raise EscarmoucheError(str(map_path), f"the armies cannot be set up ({e.__class__.__name__}: {e})") from None
-    return BattleScene(app, match, mode, human_side, loaded)
+    return BattleScene(app, match, mode, human_side, loaded, ai_name=f"tactical:{ai_level}")
 
 
 def frozen(app: App, kind: str) -> bool:
@@ -217,13 +217,15 @@ def run(options: dict) -> int:
         setup.use_path()
         setup.mode = options.get("mode") or setup.mode
         setup.human_side = int(options.get("human_side") or 0)
+        setup.ai_level = options.get("ai_level") or setup.ai_level
         if options.get("seed") is not None:
             setup.seed_input.text = str(options["seed"])
         app.push(setup)
     elif options.get("map") and options.get("rules"):
         try:
             app.push(start_battle(app, options["map"], options["rules"], options.get("mode") or "hotseat",
-                                  options.get("seed"), int(options.get("human_side") or 0)))
+                                  options.get("seed"), int(options.get("human_side") or 0),
+                                  ai_level=options.get("ai_level") or "normal"))
         except EscarmoucheError as e:       # like every other command: one line, exit code 2
             print(f"escarmouche: {e}", file=sys.stderr)
             pygame.quit()

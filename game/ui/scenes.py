@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pygame
 
+from ..ai import AI_LEVELS
 from ..engine.files import is_regular
 from ..engine.protocol import Army
 from ..engine.save import load_match, read_save
@@ -99,6 +100,7 @@ class SetupScene:
         self.rules = self.rules_list[0] if self.rules_list else None
         self.mode = "vs-ai"
         self.human_side = 0
+        self.ai_level = "normal"
         self.seed_input = TextInput(str(random.randrange(1, 10**6)), allowed="0123456789", max_len=9)
         self.thumbs: dict[str, pygame.Surface | str] = {}
         self.armies: list[Army] | None = None
@@ -263,7 +265,7 @@ class SetupScene:
         seed = int(self.seed_input.text) if self.seed_input.text.isdigit() else None
         try:
             scene = start_battle(self.app, self.map_path, self.rules, self.mode, seed, self.human_side,
-                                 self.armies)
+                                 self.armies, self.ai_level)
         except EscarmoucheError as e:
             self.app.show_error(str(e))
             return
@@ -341,7 +343,7 @@ class SetupScene:
 
     def draw_options(self, surface: pygame.Surface, area: pygame.Rect) -> None:
         """Rule system (with its primer beside the title; the list scrolls when the column is short),
-        then mode and, against the AI, the player's side at the column's foot."""
+        then mode (with the AI's level beside it) and, against the AI, the player's side at the column's foot."""
         ui = self.app.ui
         header = ui.text(surface, tr("setup.rules"), area.topleft, 24, ACCENT)
         y = header.bottom + ui.s(8)
@@ -354,6 +356,9 @@ class SetupScene:
             if spot[1] == y:
                 y += ui.s(36)
         modes = [(tr(f"mode.{m}"), lambda m=m: setattr(self, "mode", m), m == self.mode, "") for m in MODES]
+        if self.mode != "hotseat":      # one button that turns through the levels: the column stays short
+            modes.append((tr("setup.ai_level", level=tr(f"level.{self.ai_level}")), self.next_level, False,
+                          tr(f"level.{self.ai_level}.tip")))
         sides = [(tr(f"side.{i}"), lambda s=i: setattr(self, "human_side", s), i == self.human_side, "")
                  for i in (0, 1)]
         head = ui.line(24) + ui.s(8)
@@ -376,6 +381,9 @@ class SetupScene:
         if self.mode == "vs-ai":
             y = ui.text(surface, tr("setup.human_side"), (area.x, y), 22, ACCENT).bottom + ui.s(6)
             ui.flow(surface, area.x, y, area.w, sides, height=30)
+
+    def next_level(self) -> None:
+        self.ai_level = AI_LEVELS[(AI_LEVELS.index(self.ai_level) + 1) % len(AI_LEVELS)]
 
     def open_primer(self) -> None:
         from .primer import PrimerScene

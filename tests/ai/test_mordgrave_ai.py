@@ -1,8 +1,9 @@
 """Mordgrave's tactical AI: a legal answer to every decision kind, the Leader phases played through the
-command bubbles (group activation, outnumbering, charges), and it beats the random player."""
+command bubbles (group activation, outnumbering, charges), and the framework's choices: the hurt target
+first, a wounded figure out of the enemy's sight."""
 from __future__ import annotations
 
-from game.ai.random_player import RandomPlayer
+from game.engine import space
 from game.engine.battlefield import Battlefield
 from game.engine.match import Match
 from game.engine.protocol import Army
@@ -113,20 +114,27 @@ def test_the_same_seed_gives_the_same_answers():
     assert ai_answer(st, 3) == ai_answer(st, 3)
 
 
-def test_the_tactical_ai_beats_the_random_player():
-    bf = Battlefield.open_ground(24, 14)
-    bf.spawn = {0: [(1, y) for y in range(2, 12)], 1: [(22, y) for y in range(2, 12)]}
-    wins = {"tactical": 0, "random": 0}
-    for seed in range(6):
-        armies = RULES.default_armies(bf)
-        m = Match(bf, RULES, armies, seed, max_turns=6)
-        tactical = seed % 2
-        players = {tactical: RULES.tactical_ai(seed), 1 - tactical: RandomPlayer(seed)}
-        while m.pending is not None:
-            m.answer(m.ask(players[m.pending.side]))
-        if m.outcome.winner is not None:
-            wins["tactical" if m.outcome.winner == tactical else "random"] += 1
-    assert wins["tactical"] >= 5, wins
+def test_the_ai_shoots_the_hurt_leader_a_wound_puts_out_of_action():
+    """Two Leaders of Vitality 2 in range: the one left with 1 goes Out on a wound, so it is the one shot."""
+    for hurt in ("T", "U"):
+        st = match_state([entry("S", (0, 5), "chief", ranged="bow")],
+                         [entry("T", (10, 3), "chief", Vit=2), entry("U", (10, 7), "champion", Vit=2)],
+                         Battlefield.open_ground(30, 12))
+        st.figure(hurt).vit = 1
+        answer(st, "roll", [15])
+        answer(st, "stay")
+        assert ai_answer(st) == f"shoot:bow:{hurt}"
+
+
+def test_a_wounded_swordsman_before_two_bows_moves_out_of_their_sight():
+    bf = Battlefield.open_ground(30, 20)
+    bf.blocks_move[10:16, 8] = bf.blocks_sight[10:16, 8] = True
+    st = match_state([entry("C", (6, 8), "chief", main="sword", Vit=2)],
+                     [entry("E", (24, 6), "chief", ranged="bow"), entry("F", (24, 11), ranged="bow")], bf)
+    st.figure("C").vit = 1
+    answer(st, "roll", [15])
+    tile = RULES.pending(st).option(ai_answer(st)).tile
+    assert not any(space.within(bow, tile, 18) and space.line_of_sight(bf, bow, tile) for bow in ((24, 6), (24, 11)))
 
 
 def test_every_decision_kind_of_a_whole_game_gets_a_legal_answer():

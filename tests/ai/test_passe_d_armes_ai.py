@@ -147,7 +147,7 @@ def test_a_battle_between_ais_ends_by_defeat_within_the_passes():
     players = {s: make_player("tactical", "passe_d_armes", s + 9) for s in (0, 1)}
     while match.pending is not None:
         match.answer(match.ask(players[match.pending.side]))
-    assert match.outcome.reason in ("defeat", "mutual", "time")
+    assert match.outcome.reason in ("defeat", "mutual", "points")
     assert match.state.turn <= RULES.default_max_turns
     assert not any(k.startswith(("surrender", "truce")) for k in match.answers)
 
@@ -167,3 +167,14 @@ def test_a_start_passe_with_no_active_enemy_leaves_nothing_to_answer():
     st.turn = 1
     Driver(st, [5]).run(StartPasse())
     assert st.order == [["fencer"]]
+
+
+def test_it_strikes_the_enemy_one_trauma_from_out_rather_than_a_fresh_one():
+    """Wounds no more than those already taken mark the box above the highest (rules/passe_d_armes.md 5.10):
+    on a monitor at 9 any trauma puts it out of the fight."""
+    for hurt in ("guard", "brawler"):
+        st = state_of(fighter("fencer", 0, (5, 5)),
+                      fighter("guard", 1, (6, 5), monitor=Monitor(T=9) if hurt == "guard" else Monitor()),
+                      fighter("brawler", 1, (5, 6), monitor=Monitor(T=9) if hurt == "brawler" else Monitor()))
+        Driver(st, []).run(Act("fencer"))
+        assert st.steps.waiting.option(ask(st)).target == hurt

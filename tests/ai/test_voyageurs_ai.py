@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from game.engine import space
 from game.engine.battlefield import Battlefield
 from game.engine.match import Match, Observation
 from game.engine.protocol import Army
@@ -145,3 +146,48 @@ def test_talk_is_left_with_back_and_the_roll_is_made():
     run(st, [], Act("a1"))
     answer(st, "talk")
     assert ask(GROUND, st) == "back"
+
+
+def walled(pv: int | None = None):
+    """Side 0's gunner, its shot spent, beside a short wall that would hide it from side 1's gunner."""
+    bf = Battlefield.open_ground(30, 12)
+    for y in (4, 5, 6):
+        bf.blocks_move[y, 8] = bf.blocks_sight[y, 8] = True
+    st = ground([fig("gunner", (9, 5), **({"pv": pv} if pv is not None else {}))], [fig("gunner", (24, 5))], bf=bf)
+    in_round(st, {"a1": 17, "b1": 15}, active="a1")
+    st.known[0].append("gunner")
+    run(st, [], Act("a1", acted=True, knew=True))
+    return st
+
+
+def test_a_badly_wounded_gunner_falls_back_out_of_the_enemy_s_sight_and_a_whole_one_keeps_its_shot():
+    st = walled(pv=3)
+    hidden = [o.tile for o in st.steps.waiting.options if o.action == "move"
+              and not space.line_of_sight(st.battlefield, o.tile, (24, 5))]
+    assert hidden                                   # there is somewhere to hide within a move
+    key = ask(GROUND, st)
+    assert key.startswith("move:")
+    assert not space.line_of_sight(st.battlefield, st.steps.waiting.option(key).tile, (24, 5))
+    st = walled()
+    key = ask(GROUND, st)
+    where = st.steps.waiting.option(key).tile if key.startswith("move:") else st.fig("a1").tile
+    assert space.line_of_sight(st.battlefield, where, (24, 5)) and space.distance(where, (24, 5)) <= 25
+
+
+def test_the_gunner_shoots_the_enemy_its_shot_can_take_out_of_the_fight():
+    for hurt in ("b1", "b2"):
+        scouts = [fig("scout", (14, 3), **({"pv": 3} if hurt == "b1" else {})),
+                  fig("scout", (14, 7), **({"pv": 3} if hurt == "b2" else {}))]
+        st = ground([fig("gunner", (2, 5))], scouts)
+        in_round(st, {"a1": 17, "b1": 15, "b2": 14}, active="a1")
+        st.known[0].append("scout")
+        run(st, [], Act("a1", knew=True))
+        assert ask(GROUND, st) == f"attack:{hurt}:rifle"
+
+
+def test_every_level_answers_with_one_of_the_options_offered():
+    st = walled(pv=3)
+    d = st.steps.waiting
+    obs = Observation(0, GROUND, GROUND.observe(st, 0), st.battlefield, (), st.max_turns)
+    for level in ("easy", "normal", "hard"):
+        assert d.option(VoyageursAI(1, level).choose(obs, d)) is not None

@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from game.engine.battlefield import Battlefield, Door
+from game.engine.battlefield import Battlefield, Door, MapObject
 from game.engine.dice import ScriptedDice
 from game.engine.tokens import Token
 from game.engine.protocol import Army
@@ -709,16 +709,28 @@ def test_turn_structure_initiative_and_alternating_activations():
     assert sides == [0, 0, 0] and s.turn == 2 and RULES.pending(s).side == 0
 
 
-def test_turn_limit_victory_by_remaining_pv_and_draw_on_equal():
+def test_turn_limit_victory_on_points_pv_taken_and_draw_on_equal():
     s = build(unit("a", 0, (0, 0)), unit("b", 1, (10, 0)))
     s.max_turns = 1
     s.figure("b").pv = 4
-    end_turn(s)
-    assert RULES.outcome(s).winner == 0 and RULES.outcome(s).reason == "turn_limit"
+    events = end_turn(s)
+    assert RULES.outcome(s).winner == 0 and RULES.outcome(s).reason == "points"
+    assert events[-1].data["points"] == [1, 0]
+    assert [w.as_dict()["points"] for w in RULES.outcome(s).details] == [1, 0]
     s = build(unit("a", 0, (0, 0)), unit("b", 1, (10, 0)))
     s.max_turns = 1
     end_turn(s)
     assert s.over and RULES.outcome(s).winner is None
+
+
+def test_turn_limit_points_count_a_control_zone_as_a_standard_figure_of_pv():
+    """A zone worth one figure is worth 5 PV: holding it beats having taken 4 PV (project default)."""
+    s = build(unit("a", 0, (5, 5)), unit("b", 1, (10, 0)))
+    s.battlefield.objects = [MapObject("objective", "square", ((5, 5),), {})]
+    s.max_turns = 1
+    s.figure("a").pv = 1
+    end_turn(s)
+    assert RULES.outcome(s).winner == 0 and RULES.outcome(s).details[0].as_dict()["held"] == 5
 
 
 def test_killing_every_enemy_wins():

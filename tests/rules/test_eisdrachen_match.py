@@ -36,7 +36,7 @@ def play(seed, ai_side=0, check=True):
 
 def test_full_match_ai_against_random_ends_with_an_outcome():
     match = play(5)
-    assert match.outcome is not None and match.outcome.reason in ("elimination", "turn_limit")
+    assert match.outcome is not None and match.outcome.reason in ("elimination", "points")
     assert match.state.turn <= match.max_turns
     json.dumps([e.to_json() for e in match.log])
     assert any(e.kind == "dice" and e.data["purpose"] == "initiative" for e in match.log)

@@ -1055,3 +1055,38 @@ def test_odds_of_steadying_are_the_helpers_difficulty_two_roll_then_the_d6():
     odds = RULES.odds(state, option)
     assert odds.outcomes == {"morale_gain:2": Fraction(4, 54), "morale_gain:1": Fraction(20, 54),
                              "failure": Fraction(5, 9)}
+
+
+def test_unjam_of_a_weapon_dropped_meanwhile_does_nothing():
+    """An ambush in the W1 window may knock the jammed weapon out of hand before the Unjam resolves: the
+    action is no longer legal and is skipped (seen in a sim game: it crashed on the missing weapon)."""
+    state = make_state([fig("A1", "trooper", (0, 0))], [fig("B1", "trooper", (9, 9))])
+    a1 = state.chars["A1"]
+    a1.jammed.append("assault_rifle")
+    ctx = ctx_for(state, [])
+    ctx.drop_weapon(a1, "5.26")
+    run_steps(ctx, SimpleAction("A1", "unjam", None, "unjam"))
+    assert a1.ready_weapon == "unarmed" and a1.jammed == []
+    assert any(e.kind == "action" and e.data.get("reason") == "no_longer_legal" for e in ctx.events)
+
+
+def test_turn_limit_is_decided_on_points_wound_boxes_taken_and_objectives_held():
+    """Project default (engine/objectives.py): at the limit, boxes ticked on the enemy (a whole sheet for a
+    character out of play) plus the objectives held, a sheet's boxes per figure an objective is worth."""
+    from game.engine.battlefield import MapObject
+    from game.rules.kolaps.model import TOTAL_BOXES
+
+    state = make_state([fig("A1", "trooper", (0, 0)), fig("A2", "trooper", (3, 3))],
+                       [fig("B1", "trooper", (9, 9))], turn=10)
+    state.chars["A1"].wounds["legs"] = 2
+    ctx = ctx_for(state, [])
+    steps.check_end(ctx)
+    assert state.finished and (state.winner, state.end_reason) == (1, "points")
+    assert ctx.events[-1].data["points"] == [0, 2]
+    state = make_state([fig("A1", "trooper", (0, 0)), fig("A2", "trooper", (3, 3))],
+                       [fig("B1", "trooper", (9, 9))], turn=10)
+    state.chars["A1"].wounds["legs"] = 2
+    state.bf.objects = [MapObject("objective", "square", ((3, 3),), {})]
+    steps.check_end(ctx_for(state, []))
+    assert state.winner == 0
+    assert [w.as_dict()["held"] for w in RULES.outcome(state).details] == [TOTAL_BOXES, 0]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from game.ai.random_player import RandomPlayer
-from game.engine.battlefield import Battlefield, Door
+from game.engine.battlefield import Battlefield, Door, MapObject
 from game.engine.events import CORE
 from game.engine.match import Match
 from game.engine.protocol import Army
@@ -113,13 +113,24 @@ def test_a_warband_out_of_action_loses_the_battle():
     assert of(events, "game_over") and of(events, "removed")[0].data == {"figure": "B", "why": "out"}
 
 
-def test_after_the_last_turn_more_figures_standing_wins():
-    st = match_state([entry("A", (0, 0), "chief"), entry("A2", (0, 19))], [entry("B", (19, 19), "chief")],
+def test_after_the_last_turn_points_decide_vitality_taken_and_objectives_held():
+    """Project default (engine/objectives.py): Vitality taken, a figure's whole value (one more for a Leader)
+    once Out of action, and the objectives held, a henchman's Vitality per figure an objective is worth."""
+    st = match_state([entry("A", (0, 0), "chief"), entry("A2", (0, 19))], [entry("B", (19, 19), "chief", Vit=2)],
                      max_turns=1)
+    st.figure("B").vit -= 1
     for key in ("roll", "end", "end", "end"):
         answer(st, key, [15] if key == "roll" else [])
     outcome = RULES.outcome(st)
-    assert (outcome.winner, outcome.reason) == (0, "turn_limit") and st.turn == 1
+    assert (outcome.winner, outcome.reason) == (0, "points") and st.turn == 1
+    assert [w.as_dict()["points"] for w in outcome.details if w.key == "result.points"] == [1, 0]
+    st = match_state([entry("A", (0, 0), "chief"), entry("A2", (0, 19))], [entry("B", (19, 19), "chief", Vit=2)],
+                     max_turns=1)
+    st.figure("B").vit -= 1
+    st.battlefield.objects = [MapObject("objective", "well", ((19, 19), (18, 19)), {"worth": "2"})]
+    for key in ("roll", "end", "end", "end"):
+        answer(st, key, [15] if key == "roll" else [])
+    assert RULES.outcome(st).winner == 1
 
 
 def test_a_special_action_opens_a_door_in_contact():

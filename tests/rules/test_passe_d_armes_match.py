@@ -239,18 +239,20 @@ def test_the_side_with_no_combatant_in_the_fight_loses():
     assert st.over and st.winner == 0 and st.reason == "defeat"
 
 
-def test_after_the_last_passe_the_side_with_more_combatants_standing_wins():
+def test_after_the_last_passe_points_decide_boxes_marked_and_combatants_out():
+    """Project default (engine/objectives.py): boxes marked on the enemy, a whole monitor for one out."""
     match = Match(field(14, 10), RULES, RULES.default_armies(field(14, 10)), 5, max_turns=2)
     while match.pending is not None:
         d = match.pending
         match.answer("end" if d.option("end") else d.options[0].key)
     st = match.state
-    assert st.turn == 2 and st.reason == "time" and st.winner is None
+    assert st.turn == 2 and st.reason == "points" and st.winner is None
     st = state_of(fighter("fencer", 0, (2, 2)), fighter("shooter", 0, (2, 4)), fighter("guard", 1, (10, 2)),
                   fighter("brawler", 1, (10, 4), monitor=Monitor(S=10)))
     st.turn = st.max_turns
     Driver(st, []).run(EndPasse())
-    assert st.over and st.reason == "time" and st.winner == 0
+    assert st.over and st.reason == "points" and st.winner == 0
+    assert [w.as_dict()["points"] for w in RULES.outcome(st).details if w.key == "result.points"] == [10, 0]
 
 
 def test_the_results_give_each_combatants_recovery():
@@ -313,7 +315,7 @@ def test_sim_on_the_forest_village_repeats_exactly_with_no_violation():
     b = run_games(FOREST, "passe_d_armes", seed=1, games=2)
     assert a.violations == []
     assert [g.digest for g in a.games] == [g.digest for g in b.games]
-    assert all(g.reason in ("defeat", "mutual", "time", "truce", "surrender") for g in a.games)
+    assert all(g.reason in ("defeat", "mutual", "points", "truce", "surrender") for g in a.games)
 
 
 def test_a_saved_game_replays_to_the_same_digest(tmp_path):
@@ -324,3 +326,14 @@ def test_a_saved_game_replays_to_the_same_digest(tmp_path):
     path = tmp_path / "passe.json"
     save_match(match, path)
     assert load_match(path).digest() == match.digest()
+
+
+def test_the_end_of_the_battle_drops_every_step_still_to_come():
+    """However it ends (here a surrender while a simultaneous group waits to act), nothing runs after."""
+    from game.rules.passe_d_armes.effects import Game, finish
+    from game.rules.passe_d_armes.flow import EndPasse, Group
+
+    st = state_of(fighter("fencer", 0, (2, 2)), fighter("guard", 1, (10, 2)))
+    st.steps.push(Group(["fencer", "guard"], 0), EndPasse())
+    finish(Game(st, ScriptedDice([])), 0, "surrender")
+    assert st.over and st.steps.steps == [] and RULES.check_invariants(st) == []

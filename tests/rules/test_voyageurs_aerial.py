@@ -280,3 +280,22 @@ def test_on_a_map_without_deck_zones_the_boarders_come_aboard_beside_the_defende
     defenders = [st.fig(c).tile for c in b.defenders]
     gaps = [min(space.distance(st.fig(c).tile, t) for t in defenders) for c in b.boarders]
     assert all(BOARDING_GAP < g <= BOARDING_GAP + 2 for g in gaps), gaps
+
+
+def test_at_the_turn_limit_the_hull_taken_from_the_enemy_decides_in_points_not_the_share_left():
+    """Project default (engine/objectives.py): the light transport that lost 10 of its 30 took 12 of the
+    armed one's 40, so its side wins on points though it keeps the smaller share of its hull."""
+    st = aerial([LIGHT] + crew(3), [ARMED] + crew(5), max_turns=1)
+    st.transports["at"].pv -= 10
+    st.transports["bt"].pv -= 12
+    st.known[0].append("fighter")       # the points are listed once no PV max is secret (5.15)
+    st.known[1].append("fighter")
+    for _ in range(50):
+        d = AIR.pending(st)
+        if d is None:
+            break
+        keys = [o.key for o in d.options]
+        play(AIR, st, next((k for k in ("end", "stay", "refuse_truce") if k in keys), keys[0]))
+    outcome = AIR.outcome(st)
+    assert (outcome.winner, outcome.reason) == (0, "points")
+    assert [w.as_dict()["taken"] for w in outcome.details if w.key == "result.points"] == [12, 10]

@@ -9,7 +9,7 @@ import pytest
 
 from game.ai.random_player import RandomPlayer
 from game.cli import main
-from game.engine.battlefield import Battlefield
+from game.engine.battlefield import Battlefield, MapObject
 from game.engine.match import Match
 from game.engine.protocol import Army
 from game.engine.save import new_match, save_match
@@ -104,22 +104,26 @@ def test_the_disguise_redraws_pv_and_condition_within_what_the_side_saw():
 
 
 def test_events_never_tell_a_side_the_pv_of_an_enemy_type_it_does_not_know():
-    match = new_match(MAPS / "ruined_town.tmx", "voyageurs", 3)
-    players = {s: VoyageursAI(s) for s in (0, 1)}
-    while match.pending is not None:
-        match.answer(match.ask(players[match.pending.side]))
-    known: set = set()
+    """Whole AI games until blows were struck both before and after a type was learnt."""
     told = blank = 0
-    for e in match.log:
-        if e.kind == "knowledge" and e.data["success"]:
-            known.add((match.state.fig(e.data["figure"]).side, e.data["kind"]))
-        if e.kind in ("damaged", "healed") and e.data.get("gauge") == "pv":
-            c = match.state.fig(e.data["figure"])
-            if e.data["left"] is None:
-                blank += 1
-            else:
-                told += 1
-                assert (1 - c.side, c.kind) in known, e
+    for seed in range(3, 9):
+        match = new_match(MAPS / "ruined_town.tmx", "voyageurs", seed)
+        players = {s: VoyageursAI(s) for s in (0, 1)}
+        while match.pending is not None:
+            match.answer(match.ask(players[match.pending.side]))
+        known: set = set()
+        for e in match.log:
+            if e.kind == "knowledge" and e.data["success"]:
+                known.add((match.state.fig(e.data["figure"]).side, e.data["kind"]))
+            if e.kind in ("damaged", "healed") and e.data.get("gauge") == "pv":
+                c = match.state.fig(e.data["figure"])
+                if e.data["left"] is None:
+                    blank += 1
+                else:
+                    told += 1
+                    assert (1 - c.side, c.kind) in known, e
+        if told and blank:
+            break
     assert told > 0 and blank > 0
 
 
@@ -243,12 +247,37 @@ def test_a_truce_proposed_in_the_round_and_accepted_at_its_end_is_a_draw():
     assert GROUND.outcome(st).winner is None and GROUND.outcome(st).reason == "truce"
 
 
-def test_at_the_turn_limit_the_side_with_more_standing_wins():
+def limit_match(objects=(), hurt: int = 0, known: bool = True) -> Match:
+    """Two scouts against one gunner, one round, every activation ended at once; the gunner has lost
+    ``hurt`` PV before it starts; with ``known`` each side knows the other's types."""
     bf = Battlefield.open_ground(30, 12)
+    bf.objects = list(objects)
     armies = [Army(0, "A", [fig("scout", (1, 1)), fig("scout", (1, 3))]), Army(1, "B", [fig("gunner", (28, 1))])]
     match = Match(bf, GROUND, armies, seed=2, max_turns=1)
+    gunner = next(c for c in match.state.combatants.values() if c.side == 1)
+    gunner.pv -= hurt
+    if known:
+        match.state.known[0].append("gunner")
+        match.state.known[1].append("scout")
     while match.pending is not None:
         d = match.pending
         match.answer(next((o.key for o in d.options if o.action in ("end", "stay", "roll", "refuse_truce")),
                           d.options[0].key))
-    assert (match.outcome.winner, match.outcome.reason) == (0, "time")
+    return match
+
+
+def points_of(outcome) -> list[int]:
+    return [w.as_dict()["points"] for w in outcome.details if w.key == "result.points"]
+
+
+def test_at_the_turn_limit_points_decide_pv_taken_and_objectives_held_not_the_head_count():
+    """Project default (engine/objectives.py): PV taken from the enemy plus the objectives held, a standard
+    combatant's PV max (10 + the roster's mean CON, rounded down: 15) per figure an objective is worth."""
+    level = limit_match().outcome
+    assert (level.winner, level.reason, points_of(level)) == (None, "points", [0, 0])
+    hurt = limit_match(hurt=3).outcome
+    assert (hurt.winner, hurt.reason, points_of(hurt)) == (0, "points", [3, 0])
+    held = limit_match([MapObject("objective", "well", ((28, 1),), {"worth": "1"})], hurt=3).outcome
+    assert (held.winner, points_of(held)) == (1, [3, 15])
+    secret = limit_match(hurt=3, known=False).outcome
+    assert (secret.winner, secret.reason, points_of(secret)) == (0, "points", [])      # a PV max untold (5.15)

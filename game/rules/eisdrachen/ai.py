@@ -1,30 +1,39 @@
-"""A tactical Eisdrachen player in the Wesnoth manner: score every candidate option, play the best.
+"""The tactical Eisdrachen player, on the shared framework (game/ai/tactics.py).
 
-Scores are expected PV swings from the module's exact odds, plus positional terms for moves
-(can I shoot from there, how many enemies can shoot me there, how far is the fight). It reads
-only its side's observation (``Eisdrachen.observe``): hidden enemies are absent from it, enemy
-tokens unread, an enemy's unseen blessings unknown. Ties break on the seeded generator, so a
-game is reproducible from its seed.
+Every option is scored by its expected PV swing from the module's exact odds: a shot or a strike by the
+PV it takes (worth more on a wounded target, plus a bonus for the kill), a melee less what the riposte
+takes back, a grenade by what it takes from the enemy less twice what it takes from friends. A move is
+worth the change in its figure's position: the best shot it opens (while an action is left to take it),
+less the enemy fire the tile lies in (more feared by a wounded or outmatched figure), the pull of the
+map's objectives, a step toward the fight for a whole figure, a medic's place by a wounded friend.
+Module knowledge: grenades at clusters, traps on the enemy's way, hiding when badly hurt.
+
+It reads only its side's observation (``Eisdrachen.observe``): hidden enemies are absent from it, enemy
+tokens unread, an enemy's unseen blessings unknown. Ties break on its own seeded generator.
 """
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 
+from ...ai.tactics import Tactician, Threat, nearest
 from ...engine import space
-from ...engine.decision import Decision
+from ...engine.decision import Decision, Option
 from ...engine.match import Observation
 from . import actions as act
 from .combat import weapon
 from .state import Figure, State, const
+from .steps import figure_value, points
 
 KILL_BONUS = 2.0
-FRIENDLY_FIRE = 1.5
+FRIENDLY_FIRE = 2.0
 EXPOSURE = 0.35
 CLOSING = 0.08
 ALARM = 0.05
 TRAP_RISK = 0.5
 MEDIC = 0.3
+LATER_SHOT = 0.4            # a shot opened for the next activation, against one this activation
+GRENADE_AIMS = 24           # aims nearest the enemy whose blast is worked out in full
+MOVES = ("move", "crawl", "climb", "jump")
 
 
 def expected_capped(outcomes: dict[str, Fraction], pv: int) -> float:
@@ -32,20 +41,8 @@ def expected_capped(outcomes: dict[str, Fraction], pv: int) -> float:
     return sum(min(int(k.split(":")[1]), pv) * float(p) for k, p in outcomes.items())
 
 
-class EisdrachenAI:
-    name = "tactical"
-
-    def __init__(self, seed: int = 0):
-        self._rng = random.Random(seed)
-
-    def choose(self, match: Observation, decision: Decision) -> str:
-        handler = getattr(self, f"_{decision.kind}", None)
-        if handler is None or not decision.options:
-            return decision.options[0].key
-        scored = handler(match, decision)
-        best = max(scored.values())
-        top = sorted(k for k, v in scored.items() if v >= best - 1e-9)
-        return self._rng.choice(top)
+class EisdrachenAI(Tactician):
+    SCALE = 2.0
 
     # --- helpers ----------------------------------------------------------------------
 
@@ -53,38 +50,63 @@ class EisdrachenAI:
     def _enemies(state: State, side: int) -> list[Figure]:
         return [f for f in state.figures if f.alive and f.side != side]
 
-    @staticmethod
-    def _nearest(tile, figures: list[Figure]) -> float:
-        return min((space.distance(tile, f.tile) for f in figures), default=0.0)
-
-    def _threats(self, match: Observation, me: Figure) -> list[tuple[Figure, dict, float]]:
-        """Each visible enemy that carries a usable gun, with its expected loss on ``me`` (capped)."""
+    def _threats(self, match: Observation, me: Figure) -> list[Threat]:
+        """Each visible enemy gun as a danger to ``me``: its expected PV taken (capped) within its range."""
         state = match.state
         out = []
         for e in self._enemies(state, me.side):
             gun = weapon(e.weapon)
             if act.can_fire(e, gun, state.turn):
                 o = match.rules.shot_odds(state, e, me, gun, False)
-                out.append((e, gun, expected_capped(o.outcomes, me.pv)))
+                out.append(Threat(e.tile, expected_capped(o.outcomes, me.pv), gun["range"], e.V))
         return out
 
-    def _position(self, match: Observation, me: Figure, tile, threats, sight, targets) -> float:
-        """Value of standing on ``tile``: the best shot from there minus the exposure to enemy guns;
-        a medic also values standing by a wounded friend, to heal it next."""
-        state = match.state
-        gun = weapon(me.weapon)
-        best = 0.0
-        if act.can_fire(me, gun, state.turn):
-            for e, value in targets:
-                if space.within(tile, e.tile, gun["range"]) and sight(tile, e.tile):
-                    best = max(best, value)
-        danger = sum(v for e, g, v in threats if space.within(e.tile, tile, g["range"]) and sight(e.tile, tile))
-        enemies = self._enemies(state, me.side)
-        value = best - EXPOSURE * danger - CLOSING * self._nearest(tile, enemies)
-        if me.medipack:
-            value += MEDIC * max((min(f.max_pv - f.pv, 2) for f in state.living(me.side)
-                                  if f is not me and space.adjacent(f.tile, tile)), default=0)
-        return value
+    def _shot_value(self, target: Figure, odds) -> float:
+        """PV taken, worth more on a wounded target, and the kill."""
+        taken = expected_capped(odds.outcomes, target.pv) * self.worth(target.pv / target.max_pv)
+        return taken + KILL_BONUS * float(odds.details["kill"])
+
+    class _Ground:
+        """What a move of one figure turns on, worked out once per decision."""
+
+        def __init__(self, ai: "EisdrachenAI", match: Observation, me: Figure, actions_left: int):
+            state = match.state
+            self.ai, self.state, self.me = ai, state, me
+            self.sight = act.sight_for(state.battlefield)
+            self.enemies = ai._enemies(state, me.side)
+            self.gun = weapon(me.weapon)
+            self.can_fire = act.can_fire(me, self.gun, state.turn)
+            self.targets = []
+            for e in self.enemies:
+                o = match.rules.shot_odds(state, me, e, self.gun, False)
+                self.targets.append((e, ai._shot_value(e, o)))
+            self.threats = ai.threat_map(ai._threats(match, me), self.sight)
+            friends = [f for f in state.living(me.side) if f is not me]
+            answer = sum(v for _, v in self.targets) + sum(
+                1.0 for f in friends if nearest(f.tile, [e.tile for e in self.enemies]) <= 14)
+            score = points(state).points
+            posture = ai.posture(score[me.side] - score[1 - me.side], figure_value(), state.turn, state.max_turns)
+            self.caution = ai.caution(me.pv / me.max_pv, self.threats.danger(me.tile), answer, posture)
+            self.closing = CLOSING * posture.drive * (me.pv / me.max_pv) / max(1.0, self.caution)
+            self.later = 1.0 if actions_left >= 2 else LATER_SHOT
+            self.objectives = ai.objectives(match, me.side, figure_value() * posture.drive, state.turn)
+
+        def best_shot(self, tile) -> float:
+            if not self.can_fire:
+                return 0.0
+            return max((v for e, v in self.targets
+                        if space.within(tile, e.tile, self.gun["range"]) and self.sight(tile, e.tile)), default=0.0)
+
+        def value(self, tile) -> float:
+            me, state = self.me, self.state
+            value = self.later * self.best_shot(tile) - EXPOSURE * self.caution * self.threats.danger(tile)
+            if self.enemies:
+                value -= self.closing * nearest(tile, [e.tile for e in self.enemies])
+            value += self.objectives.pull(tile)
+            if me.medipack:
+                value += MEDIC * max((min(f.max_pv - f.pv, 2) for f in state.living(me.side)
+                                      if f is not me and space.adjacent(f.tile, tile)), default=0)
+            return value
 
     @staticmethod
     def _tokens_passed(match: Observation, me: Figure, tiles) -> int:
@@ -102,61 +124,63 @@ class EisdrachenAI:
         return sum(1 for f in friends if f is not me and not f.has("alerted", state.turn + 1)
                    and space.within(f.tile, me.tile, radius))
 
+    def _grenade_value(self, match: Observation, me: Figure, o: Option) -> float:
+        """PV the blast takes from enemies, less twice what it takes from friends, over the six bounces."""
+        state = match.state
+        value = 0.0
+        for fid, dist in match.rules.odds(state, o).details["figures"].items():
+            f = state.figure(fid)
+            v = expected_capped(dist, f.pv)
+            value += v * self.worth(f.pv / f.max_pv) if f.side != me.side else -FRIENDLY_FIRE * v
+        return value
+
     # --- decision kinds -------------------------------------------------------------------
 
-    def _initiative(self, match: Observation, decision: Decision) -> dict[str, float]:
+    def score_initiative(self, match: Observation, decision: Decision) -> dict[str, float]:
         return {o.key: 0.0 for o in decision.options}
 
-    def _activate(self, match: Observation, decision: Decision) -> dict[str, float]:
+    def score_activate(self, match: Observation, decision: Decision) -> dict[str, float]:
+        """First the figure with a shot now; then the readiest, nearest the fight."""
         state = match.state
+        sight = act.sight_for(state.battlefield)
         out = {}
         for o in decision.options:
             me = state.figure(o.figure)
             enemies = self._enemies(state, me.side)
             gun = weapon(me.weapon)
-            sight = act.sight_for(state.battlefield)
-            can_shoot = act.can_fire(me, gun, state.turn) and any(
-                space.within(me.tile, e.tile, gun["range"]) and sight(me.tile, e.tile) for e in enemies)
-            out[o.key] = (2.0 if can_shoot else 0.0) + me.allowance * 0.1 - 0.01 * self._nearest(me.tile, enemies)
+            shot = 0.0
+            if act.can_fire(me, gun, state.turn):
+                shot = max((self._shot_value(e, match.rules.shot_odds(state, me, e, gun, False)) for e in enemies
+                            if space.within(me.tile, e.tile, gun["range"]) and sight(me.tile, e.tile)), default=0.0)
+            out[o.key] = shot + me.allowance * 0.1 - 0.01 * min(nearest(me.tile, [e.tile for e in enemies]), 100.0)
         return out
 
-    def _action(self, match: Observation, decision: Decision) -> dict[str, float]:
+    def score_action(self, match: Observation, decision: Decision) -> dict[str, float]:
         state, rules = match.state, match.rules
         me = state.figure(decision.figure)
-        sight = act.sight_for(state.battlefield)
-        enemies = self._enemies(state, me.side)
-        friends = [f for f in state.living(me.side)]
-        threats = self._threats(match, me)
-        targets = []
-        gun = weapon(me.weapon)
-        for e in enemies:
-            o = rules.shot_odds(state, me, e, gun, False)
-            targets.append((e, expected_capped(o.outcomes, e.pv) + KILL_BONUS * float(o.details["kill"])))
-        here = None
+        ground = self._Ground(self, match, me, decision.info.get("actions_left", 1))
+        enemies = ground.enemies
+        friends = state.living(me.side)
+        here = ground.value(me.tile)
         scores: dict[str, float] = {}
         grenades = []
         for o in decision.options:
             a = o.action
             if a in ("shoot", "sniper", "use_fire"):
-                target = state.figure(o.target)
-                odds = rules.odds(state, o)
-                scores[o.key] = expected_capped(odds.outcomes, target.pv) + KILL_BONUS * float(odds.details["kill"]) + 0.2
+                scores[o.key] = self._shot_value(state.figure(o.target), rules.odds(state, o)) + 0.2
             elif a == "melee":
                 target = state.figure(o.target)
-                odds = rules.odds(state, o)
-                d = odds.details
+                d = rules.odds(state, o).details
                 mine = expected_capped(d["attacker_pv_lost"], me.pv)
-                scores[o.key] = (expected_capped(odds.outcomes, target.pv) + KILL_BONUS * float(d["kill"])
-                                 - mine - KILL_BONUS * float(d["attacker_killed"]) + 0.3)
-            elif a in ("move", "crawl", "climb", "jump"):
-                if here is None:
-                    here = self._position(match, me, me.tile, threats, sight, targets)
-                gain = self._position(match, me, o.tile, threats, sight, targets) - here
+                scores[o.key] = (self._shot_value(target, rules.odds(state, o)) - mine
+                                 - KILL_BONUS * float(d["attacker_killed"]) + 0.3)
+            elif a in MOVES:
+                gain = ground.value(o.tile) - here
                 if a == "jump":
                     gain -= 0.1
                 scores[o.key] = gain - 0.02 - TRAP_RISK * self._tokens_passed(match, me, o.path or (o.tile,))
             elif a == "grenade":
-                if enemies and self._nearest(o.tile, enemies) <= 4:
+                if enemies and nearest(o.tile, [e.tile for e in enemies]) <= const("grenade_blast_radius") + 1:
                     grenades.append(o)
             elif a == "heal":
                 patient = state.figure(o.target)
@@ -164,9 +188,7 @@ class EisdrachenAI:
             elif a == "hide":
                 scores[o.key] = 1.0 if me.pv <= 2 else -0.5
             elif a == "dig_in":
-                exposed = sum(v for e, g, v in threats if space.within(e.tile, me.tile, g["range"])
-                              and sight(e.tile, me.tile))
-                scores[o.key] = 0.3 * exposed - 0.1
+                scores[o.key] = 0.3 * EXPOSURE * ground.threats.danger(me.tile) * ground.caution - 0.1
             elif a == "pickup":
                 scores[o.key] = 0.4
             elif a in ("repair", "sabotage"):
@@ -176,52 +198,46 @@ class EisdrachenAI:
             elif a == "alarm":
                 scores[o.key] = ALARM * self._newly_alerted(state, me, friends) - 0.01
             elif a in ("trap_spot", "trap_open"):
-                scores[o.key] = 0.05 if enemies and self._nearest(me.tile, enemies) <= 10 else -0.2
+                scores[o.key] = 0.05 if enemies and nearest(me.tile, [e.tile for e in enemies]) <= 10 else -0.2
             elif a == "unhide":
                 scores[o.key] = -1.0
             elif a == "end":
                 scores[o.key] = 0.0
             else:
                 scores[o.key] = -1.0
-        grenades.sort(key=lambda o: self._nearest(o.tile, enemies))
-        for o in grenades[:24]:
-            odds = rules.odds(state, o)
-            value = 0.0
-            for fid, dist in odds.details["figures"].items():
-                f = state.figure(fid)
-                v = expected_capped(dist, f.pv)
-                value += v if f.side != me.side else -FRIENDLY_FIRE * v
-            scores[o.key] = value - 0.3
+        grenades.sort(key=lambda o: (nearest(o.tile, [e.tile for e in enemies]), o.key))
+        for o in grenades[:self.foresight(GRENADE_AIMS)]:
+            scores[o.key] = self._grenade_value(match, me, o) - 0.3
         if me.hidden and me.pv <= 2:
             for k in list(scores):
                 if k not in ("end", "pray") and not k.startswith("heal:"):
                     scores[k] -= 1.0
         return scores
 
-    def _melee_contact(self, match: Observation, decision: Decision) -> dict[str, float]:
+    def score_melee_contact(self, match: Observation, decision: Decision) -> dict[str, float]:
         return {o.key: -o.cost for o in decision.options}
 
-    def _riposte(self, match: Observation, decision: Decision) -> dict[str, float]:
+    def score_riposte(self, match: Observation, decision: Decision) -> dict[str, float]:
         return {o.key: 1.0 if o.key == "riposte" else 0.0 for o in decision.options}
 
-    def _alarm_riposte(self, match: Observation, decision: Decision) -> dict[str, float]:
+    def score_alarm_riposte(self, match: Observation, decision: Decision) -> dict[str, float]:
         return {o.key: 1.0 if o.key == "shoot" else 0.0 for o in decision.options}
 
-    def _trap_token(self, match: Observation, decision: Decision) -> dict[str, float]:
-        """Tokens on the side facing the enemy, where they will walk."""
+    def score_trap_token(self, match: Observation, decision: Decision) -> dict[str, float]:
+        """Tokens on the enemy's way here: nearest the enemy, where they will walk."""
         state = match.state
         me = state.figure(decision.figure)
-        enemies = self._enemies(state, me.side)
-        return {o.key: -self._nearest(o.tile, enemies) for o in decision.options}
+        enemies = [e.tile for e in self._enemies(state, me.side)]
+        return {o.key: -nearest(o.tile, enemies) for o in decision.options}
 
-    def _trap_real(self, match: Observation, decision: Decision) -> dict[str, float]:
-        return self._trap_token(match, decision)
+    def score_trap_real(self, match: Observation, decision: Decision) -> dict[str, float]:
+        return self.score_trap_token(match, decision)
 
-    def _flee(self, match: Observation, decision: Decision) -> dict[str, float]:
-        """Away from the enemy guns: fewest enemies that see the tile, then farthest from them."""
+    def score_flee(self, match: Observation, decision: Decision) -> dict[str, float]:
+        """Away from the enemy guns: least danger, then farthest from them."""
         state = match.state
         me = state.figure(decision.figure)
-        sight = act.sight_for(state.battlefield)
-        enemies = self._enemies(state, me.side)
-        return {o.key: -sum(1 for e in enemies if sight(e.tile, o.tile)) + 0.01 * self._nearest(o.tile, enemies)
+        threats = self.threat_map(self._threats(match, me), act.sight_for(state.battlefield))
+        enemies = [e.tile for e in self._enemies(state, me.side)]
+        return {o.key: -threats.danger(o.tile) + 0.01 * min(nearest(o.tile, enemies), 30.0)
                 for o in decision.options}

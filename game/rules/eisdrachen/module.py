@@ -4,8 +4,9 @@ turn (rules/eisdrachen.md 3.2) runs on the engine's step stack (steps.py).
 Project defaults and readings documented here (the spec leaves them open):
 - Turn 1 opens with an "initiative" decision holding one option, because no die may be rolled
   while the state is built; later initiatives are rolled when the previous turn ends.
-- Victory: the side that kills every enemy wins; after ``max_turns`` the side with more total
-  remaining PV wins, equal totals are a draw.
+- Victory: the side that kills every enemy wins; after ``max_turns`` the side with more points wins,
+  equal points are a draw (the project default of engine/objectives.py: PV taken from the enemy plus the
+  map's objectives held).
 - A melee riposte and an alarm riposte are decisions of the defending side, asked in the middle of
   the attacker's activation (steps.py); rerolls are not (combat.py). Holding an alarm riposte does
   not use it up for the turn.
@@ -29,13 +30,16 @@ from ...engine.deploy import deploy
 from ...engine.dice import mean
 from ...engine.tokens import Token
 from ...errors import RulesError
-from ...engine.protocol import (Army, FigureView, Gauge, Marker, ObjectView, Odds, Outcome, RuleModule, TokenView,
-                                Words)
+from ...engine.objectives import TURN_LIMIT
+from ...engine.objectives import overlays as objective_overlays
+from ...engine.objectives import panel as objective_panel
+from ...engine.protocol import (Army, FigureView, Gauge, Marker, ObjectView, Odds, Outcome, Overlay, Panel, RuleModule,
+                               TokenView, Words)
 from . import actions as act
 from .combat import dodge_on, melee_profile, shot_attacks, weapon
 from .odds import attack_loss, kill_chance, labelled, melee_losses, mixture
 from .state import DATA_FILE, SIDE_PREFIX, Emplacement, Figure, Item, State, const, data
-from .steps import Act, Game, Opening, StartTurn, active_figure
+from .steps import Act, Game, Opening, StartTurn, active_figure, points
 
 STATUS_MARKERS = ("alerted", "emp", "wolf_trapped", "lucky", "dodge_reroll", "wound_reroll", "double_attacks")
 
@@ -161,12 +165,15 @@ class Eisdrachen(RuleModule):
     def tactical_ai(self, seed: int, level: str = "normal"):
         from .ai import EisdrachenAI
 
-        return EisdrachenAI(seed)
+        return EisdrachenAI(seed, level)
 
     # --- views -----------------------------------------------------------------------------
 
     def outcome(self, state: State) -> Outcome | None:
-        return Outcome(state.winner, state.reason) if state.over else None
+        if not state.over:
+            return None
+        details = points(state).lines() if state.reason == TURN_LIMIT else ()
+        return Outcome(state.winner, state.reason, details)
 
     def figures(self, state: State, viewer: int | None) -> list[FigureView]:
         out = []
@@ -204,6 +211,13 @@ class Eisdrachen(RuleModule):
         if event.kind == "trap":
             return Words("notice.trap", **event.data)
         return super().notice(event)
+
+    def overlays(self, state: State, viewer: int | None) -> list[Overlay]:
+        return objective_overlays(state.battlefield)
+
+    def panels(self, state: State, viewer: int | None) -> list[Panel]:
+        found = objective_panel(state.battlefield, self.figures(state, viewer))
+        return [found] if found else []
 
     def objects(self, state: State, viewer: int | None) -> list[ObjectView]:
         return [ObjectView(e.id, e.name, tuple(e.tiles), "working" if e.working else "broken")

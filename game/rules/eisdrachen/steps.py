@@ -16,11 +16,12 @@ from ...engine import space
 from ...engine.decision import Decision, Option
 from ...engine.dice import roll_off
 from ...engine.events import Event
+from ...engine.objectives import TURN_LIMIT, Piece, Score, score
 from ...engine.steps import Step
 from ...engine.tokens import Token
 from . import actions as act
 from .combat import strike, weapon
-from .state import Figure, State, const
+from .state import Figure, State, const, data
 
 SIDES = (0, 1)
 MOVES = {"move": ("4.1", space.WALK), "crawl": ("4.1bis", space.CRAWL), "climb": ("4.2", space.CLIMB)}
@@ -139,12 +140,24 @@ def end_turn(game: Game) -> None:
         f.vengeance_now = 0
     events.append(Event("turn_end", {"turn": n}, rule="3.2"))
     if n >= state.max_turns:
-        totals = [sum(f.pv for f in state.living(s)) for s in SIDES]
-        state.over, state.reason = True, "turn_limit"
-        state.winner = None if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
-        events.append(ev.game_over(state.winner, state.reason, "victory", pv=totals))
+        result = points(state)
+        state.over, state.reason, state.winner = True, TURN_LIMIT, result.winner
+        events.append(ev.game_over(state.winner, state.reason, "victory", points=list(result.points),
+                                   taken=list(result.taken), held=list(result.held)))
         return
     state.turn = n + 1
+
+
+def figure_value() -> int:
+    """A standard figure's PV (2.4): what an objective worth one figure counts."""
+    return data()["ranks"]["Soldat"]["PV"]
+
+
+def points(state: State) -> Score:
+    """The project default at the turn limit (docs/rules-eisdrachen.md): PV taken from the enemy, and the
+    map's objectives held."""
+    pieces = [Piece(f.side, f.tile if f.alive else None, f.max_pv, f.max_pv - f.pv) for f in state.figures]
+    return score(state.battlefield, pieces, figure_value())
 
 
 def waiting(state: State, side: int) -> bool:

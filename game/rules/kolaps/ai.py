@@ -1,39 +1,46 @@
-"""Tactical AI for KOLAPS : Ground Zero: answers every decision kind, scoring attacks with the exact odds.
+"""The tactical KOLAPS : Ground Zero player, on the shared framework (game/ai/tactics.py).
 
-The bidding and selection follow the project default of kolaps.md §3.3; actions are scored greedily:
-expected harm from ``rules.odds`` for attacks, a position value (cover, range to the enemy) for moves.
-Its own randomness (tie-breaks) comes from ``seed``, never from the match's dice.
+The bidding and the selection of offensive characters follow the project default of kolaps.md §3.3.
+Every other answer is scored by expected value from the module's exact odds (``rules.odds``): an attack by
+the severity rows it is expected to inflict (worth more on a character already hurt), less what a critical
+failure costs (friendly fire on an ally crossed by the line, §5.32); a grenade by the figures its blast may
+hit, friends counting against. A move is worth the change in its character's position: what it may shoot
+or reach from there, less the enemy fire the tile lies in (cover lessens it; a hurt or outmatched
+character fears it more), plus the pull of the map's objectives. Module knowledge: a trooper readies its
+grenade when enemies bunch within a throw, an ambush stipulates an order its gun can keep, a knife strikes
+only at a profit.
+
+It reads only its side's observation; ties break on its own seeded generator, never the match's dice.
 """
 from __future__ import annotations
 
-import random
-
+from ...ai.tactics import Tactician, Threat, nearest
 from ...engine import space
 from ...engine.decision import Decision, Option
 from ...engine.match import Observation
-from .combat import behind_cover, line_of_sight
+from .combat import line_of_sight, shot_band
 from .effects import Ctx, controller, hostile
+from .model import TOTAL_BOXES
 from .options import (AMBUSH_ACTIONS, ORDER_RANGES, Conduct, can_offend, destinations, legal_target, static_attacks,
                       usable, weapon)
-from .steps import eligible, severity_row
+from .steps import eligible, points, severity_row
 
 ROW_VALUE = {1: 0.1, 2: 0.25, 3: 1.0, 4: 1.0, 5: 2.0, 6: 3.0}
 CRITICAL_VALUE = 4.0
+BLAST_HIT = 1.2             # a figure a blast hits: its attack on that figure, in row values
+FRIENDLY_FIRE = 1.5
+EXPOSURE = 0.3
+COMMITTED = 1.0             # an attacker's breach costs morale and the next turn's attack (§3.6)
+READY_GRENADE = 0.5         # a grenade readied now is thrown next activation, if the enemy stays
+AMBUSH = 0.45
 
 
-class KolapsAI:
-    name = "tactical"
+class KolapsAI(Tactician):
+    SCALE = 0.5
 
-    def __init__(self, seed: int = 0):
-        self._rng = random.Random(seed)
+    def __init__(self, seed: int = 0, level: str = "normal"):
+        super().__init__(seed, level)
         self._positions: dict = {}
-
-    def choose(self, match: Observation, decision: Decision) -> str:
-        handler = getattr(self, f"_{decision.kind}", None)
-        key = handler(match, decision) if handler else None
-        if key is None or decision.option(key) is None:
-            key = decision.options[0].key
-        return key
 
     # --- helpers ------------------------------------------------------------------
 
@@ -60,60 +67,16 @@ class KolapsAI:
                     return True
         return False
 
-    def _mine(self, ctx: Ctx, side: int):
+    @staticmethod
+    def _mine(ctx: Ctx, side: int):
         return [c for c in ctx.in_play() if c.side == side]
 
-    # --- phase 1 --------------------------------------------------------------------
-
-    def _start(self, match, decision):
-        return "begin"
-
-    def _bid(self, match: Observation, decision: Decision) -> str:
-        ctx = self._ctx(match)
-        mine = [c for c in self._mine(ctx, decision.side) if eligible(ctx, c)]
-        e = len(mine)
-        u = sum(1 for c in mine if c.morale >= 4 and self._opportunity(ctx, c))
-        high = decision.info.get("high_bid")
-        if decision.info.get("free"):
-            n = e if match.state.auction.get("barred") == decision.side else u    # only the attacker can breach
-        elif high is None:
-            n = u
-        elif high < u:
-            n = min(high + 1, e)
-        else:
-            n = min(e, high)
-        return f"bid:{n}"
-
-    def _offensive(self, match: Observation, decision: Decision) -> str:
-        ctx = self._ctx(match)
-        attacker = match.state.attacker == decision.side
-        cands = [ctx.char(o.figure) for o in decision.options]
-        if attacker and any(c.morale >= 4 for c in cands):
-            cands = [c for c in cands if c.morale >= 4]
-        best = max(cands, key=lambda c: (self._opportunity(ctx, c), c.rank(ctx.turn), c.morale, c.id))
-        return f"pick:{best.id}"
-
-    def _first_player(self, match: Observation, decision: Decision) -> str:
-        ctx = self._ctx(match)
-        ready = any(not c.activated_this_turn and c.offensive and self._opportunity(ctx, c)
-                    for c in self._mine(ctx, decision.side))
-        return "start:me" if ready else "start:opponent"
-
-    # --- phase 2 --------------------------------------------------------------------
-
-    def _activate(self, match: Observation, decision: Decision) -> str:
-        ctx = self._ctx(match)
-        best, best_score = None, None
-        for o in decision.options:
-            ch = ctx.char(o.figure)
-            opts = static_attacks(ctx, ch, Conduct()) if can_offend(ctx, ch, Conduct()) else []
-            score = max((self._attack_value(match, x) for x in opts), default=0.0)
-            score += 0.01 * ch.rank(ctx.turn) + self._rng.random() * 1e-3
-            if best_score is None or score > best_score:
-                best, best_score = o.key, score
-        return best
+    @staticmethod
+    def _health(ch) -> float:
+        return 1.0 - min(TOTAL_BOXES, ch.total_wounds()) / TOTAL_BOXES
 
     def _attack_value(self, match: Observation, option: Option) -> float:
+        """Expected value of an attack option from its exact odds; 0 for one the odds do not cover."""
         odds = match.rules.odds(match.state, option)
         if odds is None:
             return 0.0
@@ -123,17 +86,54 @@ class KolapsAI:
             value = 0.0
             for key, p in odds.outcomes.items():
                 v = state.chars[key.split(":")[1]]
-                sign = -1.5 if controller(v) == controller(a) else 1.0
-                value += sign * float(p) * 1.2
+                if controller(v) == controller(a):
+                    value -= FRIENDLY_FIRE * float(p) * BLAST_HIT
+                else:
+                    value += float(p) * BLAST_HIT * self.worth(self._health(v))
             return value
+        target = state.chars[option.target]
         rows = odds.details["severity_given_hit"]
         hit_value = sum(float(p) * ROW_VALUE[int(r.split(":")[1])] for r, p in rows.items())
         o = odds.outcomes
-        value = float(o["critical"]) * CRITICAL_VALUE + float(o["hit"]) * hit_value
+        value = (float(o["critical"]) * CRITICAL_VALUE + float(o["hit"]) * hit_value) * self.worth(self._health(target))
         value -= float(o["critical_failure"]) * 0.6 + float(o["failure"]) * 0.1
         if "friendly_fire" in odds.details["critical_failure_results"]:
-            value -= float(o["critical_failure"]) * hit_value * 1.5        # an ally on the line (§5.32)
+            value -= float(o["critical_failure"]) * hit_value * FRIENDLY_FIRE      # an ally on the line (§5.32)
         return value
+
+    def _threats(self, match: Observation, ctx: Ctx, ch) -> list[Threat]:
+        """Each enemy with a usable gun as a danger to ``ch``: its shot's expected value on ``ch`` where it
+        stands, reaching twice the weapon's range (the long band)."""
+        cpt = ctx.state.cm_per_tile
+        out = []
+        for e in ctx.in_play():
+            if not hostile(ch, e):
+                continue
+            w = weapon(ctx, e.ready_weapon)
+            move = e.mvt_mod * 2.5 / cpt
+            if w["range"] is None or not usable(ctx, e, e.ready_weapon):
+                out.append(Threat(e.tile, 1.0, 1.5, move, sighted=False))
+                continue
+            shot = Option(f"shoot:{ch.id}", "shoot", e.id, ch.tile, ch.id, value=e.ready_weapon)
+            harm = max(self._attack_value(match, shot), 0.3)
+            reach = (w["range"] if "explosion" in w["traits"] else 2 * w["range"]) / cpt
+            out.append(Threat(e.tile, harm, reach, move))
+        return out
+
+    def _setup(self, match: Observation, ctx: Ctx, ch) -> None:
+        """What every position of ``ch`` this decision turns on."""
+        bf = ctx.bf
+        self._positions = {}
+        self._threat_map = self.threat_map(self._threats(match, ctx, ch), lambda a, b: line_of_sight(bf, a, b),
+                                           self.sight(bf).cover)
+        answer = sum(1.0 for c in ctx.in_play() if not hostile(ch, c)
+                     and weapon(ctx, c.ready_weapon)["range"] is not None)
+        score = points(ctx.state).points
+        side = controller(ch)
+        posture = self.posture(score[side] - score[1 - side], TOTAL_BOXES, ctx.turn, ctx.state.max_turns)
+        self._caution = self.caution(self._health(ch), self._threat_map.danger(ch.tile), answer, posture)
+        self._drive = posture.drive
+        self._objectives = self.objectives(match, side, TOTAL_BOXES * 0.1 * posture.drive, ctx.turn)
 
     def _position_value(self, ctx: Ctx, ch, tile) -> float:
         cache = self._positions
@@ -147,25 +147,16 @@ class KolapsAI:
             return 0.0
         w = weapon(ctx, ch.ready_weapon)
         cpt = ctx.state.cm_per_tile
-        value = 0.3 if behind_cover(ctx.bf, tile) and self._threatened(ctx, tile, enemies) else 0.0
-        nearest = min(space.distance(tile, e.tile) * cpt for e in enemies)
+        value = -EXPOSURE * self._caution * self._threat_map.danger(tile) + self._objectives.pull(tile)
+        nearest_cm = nearest(tile, [e.tile for e in enemies]) * cpt
+        whole = self._drive * self._health(ch) / max(1.0, self._caution)
         if w["range"] is None or "explosion" in w["traits"]:
-            value += 0.8 - 0.02 * nearest
+            value += whole * (0.8 - 0.02 * nearest_cm)
         else:
             in_range = sum(1 for e in enemies if space.within_cm(tile, e.tile, w["range"], cpt)
                            and line_of_sight(ctx.bf, tile, e.tile))
-            value += 0.25 * min(in_range, 2) - 0.03 * max(0.0, nearest - w["range"])
+            value += 0.25 * min(in_range, 2) - whole * 0.03 * max(0.0, nearest_cm - w["range"])
         return value
-
-    @staticmethod
-    def _threatened(ctx: Ctx, tile, enemies) -> bool:
-        """Cover is only worth seeking where an enemy could shoot within its long range (2R) and sees the tile."""
-        cpt = ctx.state.cm_per_tile
-        for e in enemies:
-            r = weapon(ctx, e.ready_weapon)["range"]
-            if space.within_cm(tile, e.tile, 2 * (r or 10), cpt) and line_of_sight(ctx.bf, tile, e.tile):
-                return True
-        return False
 
     @staticmethod
     def _standing_order(ctx: Ctx, ch) -> str:
@@ -176,11 +167,25 @@ class KolapsAI:
         near = next((cm for cm in ORDER_RANGES if r is not None and cm >= r), None)
         return "ambush" if near is None else f"ambush:near:{near}"
 
+    def _grenade_ready_value(self, match: Observation, ctx: Ctx, ch) -> float:
+        """A grenade made ready now is thrown next activation: the best blast on enemies within a throw,
+        discounted for their moving meanwhile."""
+        w = weapon(ctx, "grenade")
+        best = 0.0
+        for e in ctx.in_play():
+            if not hostile(ch, e) or shot_band(ch.tile, e.tile, w, ctx.state.cm_per_tile) is None:
+                continue
+            if not line_of_sight(ctx.bf, ch.tile, e.tile):
+                continue
+            throw = Option(f"throw:{e.id}", "throw", ch.id, e.tile, e.id, value="grenade")
+            best = max(best, self._attack_value(match, throw))
+        return READY_GRENADE * best
+
     def _score(self, match: Observation, ctx: Ctx, ch, o: Option, shot_values: dict) -> float:
         a = o.action
         here = self._position_value(ctx, ch, ch.tile)
         committed = ch.offensive and match.state.attacker == controller(ch) and not ch.did_offensive_action_this_turn
-        bonus = 1.0 if committed else 0.0      # a breach costs morale and the next turn's attack (§3.6)
+        bonus = COMMITTED if committed else 0.0
         if a in ("shoot", "burst", "strike", "throw"):
             return self._attack_value(match, o) + bonus
         if a == "moveshoot":
@@ -188,16 +193,16 @@ class KolapsAI:
                 shot_values[o.target] = self._attack_value(match, o)
             return shot_values[o.target] + bonus + self._position_value(ctx, ch, o.tile) - here - 0.15
         if a == "movestrike":
-            return self._attack_value(match, o) + bonus - 0.15
+            return self._attack_value(match, o) + bonus + self._position_value(ctx, ch, o.tile) - here - 0.15
         if a in ("walk", "run"):
             tired = 0.3 if ch.fatigue >= 4 else 0.0
             return self._position_value(ctx, ch, o.tile) - here - (0.1 + tired if a == "run" else 0.0)
         if a in AMBUSH_ACTIONS:
-            return 0.45 + bonus * 0.9 + (0.01 if o.key == self._standing_order(ctx, ch) else 0.0)
+            return AMBUSH + bonus * 0.9 + (0.01 if o.key == self._standing_order(ctx, ch) else 0.0)
         if a == "cover":
             if ch.morale_state == "withdrawing":
                 return 1.0
-            return 0.2 if self._threatened(ctx, ch.tile, [e for e in ctx.in_play() if hostile(ch, e)]) else 0.0
+            return 0.5 * EXPOSURE * self._caution * self._threat_map.danger(ch.tile)
         if a == "prone":
             return 0.1 if ch.morale_state == "pinned" else -0.2
         if a == "stand":
@@ -215,50 +220,98 @@ class KolapsAI:
         if a == "take_left":                   # a second weapon at hand, for the next activation
             return 0.05
         if a == "change_weapon":
-            if not usable(ctx, ch, ch.ready_weapon) or ch.ready_weapon == "unarmed":
-                return 0.7 if o.value != "grenade" else 0.3
+            if o.value == "grenade":
+                return self._grenade_ready_value(match, ctx, ch)
+            if not usable(ctx, ch, ch.ready_weapon) or ch.ready_weapon in ("unarmed", "grenade"):
+                return 0.7
             return -0.1
         if a == "flee":
             return 1.0
         return 0.0
 
-    def _action(self, match: Observation, decision: Decision) -> str:
+    # --- phase 1 --------------------------------------------------------------------
+
+    def score_bid(self, match: Observation, decision: Decision) -> dict[str, float]:
+        """§3.3: U, the characters with morale 4+ and an attack opportunity; outbid by one while under U,
+        stop at the standing bid; a barred side announces every eligible character, a free attacker U."""
+        ctx = self._ctx(match)
+        mine = [c for c in self._mine(ctx, decision.side) if eligible(ctx, c)]
+        e = len(mine)
+        u = sum(1 for c in mine if c.morale >= 4 and self._opportunity(ctx, c))
+        high = decision.info.get("high_bid")
+        if decision.info.get("free"):
+            n = e if match.state.auction.get("barred") == decision.side else u    # only the attacker can breach
+        elif high is None:
+            n = u
+        elif high < u:
+            n = min(high + 1, e)
+        else:
+            n = min(e, high)
+        return {o.key: -abs(o.value - n) if isinstance(o.value, int) else -99.0 for o in decision.options}
+
+    def score_offensive(self, match: Observation, decision: Decision) -> dict[str, float]:
+        """An attacker ticks characters with morale 4+ first; then those with an opportunity, rank, morale."""
+        ctx = self._ctx(match)
+        attacker = match.state.attacker == decision.side
+        chars = {o.key: ctx.char(o.figure) for o in decision.options}
+        keen = attacker and any(c.morale >= 4 for c in chars.values())
+        ranked = sorted(chars, key=lambda k: ((not keen or chars[k].morale >= 4), self._opportunity(ctx, chars[k]),
+                                              chars[k].rank(ctx.turn), chars[k].morale, chars[k].id))
+        return {k: float(i) for i, k in enumerate(ranked)}
+
+    def score_first_player(self, match: Observation, decision: Decision) -> dict[str, float]:
+        ctx = self._ctx(match)
+        ready = any(not c.activated_this_turn and c.offensive and self._opportunity(ctx, c)
+                    for c in self._mine(ctx, decision.side))
+        return {o.key: 1.0 if o.key == ("start:me" if ready else "start:opponent") else 0.0 for o in decision.options}
+
+    # --- phase 2 --------------------------------------------------------------------
+
+    def score_activate(self, match: Observation, decision: Decision) -> dict[str, float]:
+        """The character with the best attack now goes first."""
+        ctx = self._ctx(match)
+        out = {}
+        for o in decision.options:
+            ch = ctx.char(o.figure)
+            opts = static_attacks(ctx, ch, Conduct()) if can_offend(ctx, ch, Conduct()) else []
+            out[o.key] = max((self._attack_value(match, x) for x in opts), default=0.0) + 0.01 * ch.rank(ctx.turn)
+        return out
+
+    def score_action(self, match: Observation, decision: Decision) -> dict[str, float]:
         ctx = self._ctx(match)
         ch = ctx.char(decision.figure)
-        self._positions = {}
+        self._setup(match, ctx, ch)
         shot_values: dict = {}
-        best, best_score = None, None
-        for o in decision.options:
-            score = self._score(match, ctx, ch, o, shot_values) + self._rng.random() * 1e-4
-            if best_score is None or score > best_score:
-                best, best_score = o.key, score
-        return best
+        return {o.key: self._score(match, ctx, ch, o, shot_values) for o in decision.options}
 
     # --- sub-decisions ----------------------------------------------------------------
 
-    def _keep_die(self, match: Observation, decision: Decision) -> str:
+    def score_keep_die(self, match: Observation, decision: Decision) -> dict[str, float]:
+        """The highest die on an enemy, the lowest on a friend."""
         state = match.state
         victim = state.chars.get(decision.info.get("victim"))
         roller = state.chars.get(decision.figure)
-        values = sorted((o.value for o in decision.options), reverse=True)
         friendly = victim is not None and roller is not None and controller(victim) == controller(roller)
-        return f"keep:{values[-1] if friendly else values[0]}"
+        return {o.key: -o.value if friendly else o.value for o in decision.options}
 
-    def _burst_swap(self, match: Observation, decision: Decision) -> str:
+    def score_burst_swap(self, match: Observation, decision: Decision) -> dict[str, float]:
         victim = match.state.chars[decision.info["victim"]]
         s, loc = decision.info["severity"], decision.info["location"]
-        return "swap" if severity_row(victim, loc, s) > severity_row(victim, s, loc) else "no_swap"
+        swap = severity_row(victim, loc, s) > severity_row(victim, s, loc)
+        return {o.key: 1.0 if (o.key == "swap") == swap else 0.0 for o in decision.options}
 
-    def _incident(self, match, decision):
-        return "jam"
+    def score_incident(self, match: Observation, decision: Decision) -> dict[str, float]:
+        return {o.key: 1.0 if o.key == "jam" else 0.0 for o in decision.options}
 
-    def _crossfire(self, match, decision):
-        return "keep"
+    def score_crossfire(self, match: Observation, decision: Decision) -> dict[str, float]:
+        return {o.key: 1.0 if o.key == "keep" else 0.0 for o in decision.options}
 
-    def _reaction(self, match: Observation, decision: Decision) -> str:
+    def score_reaction(self, match: Observation, decision: Decision) -> dict[str, float]:
         ctx = self._ctx(match)
         ch = ctx.char(decision.figure)
-        return "respond" if ch.offensive and ch.morale >= 3 else "decline"
+        respond = ch.offensive and ch.morale >= 3
+        return {o.key: 1.0 if (o.key == "respond") == respond else 0.0 for o in decision.options}
 
-    def _knife(self, match: Observation, decision: Decision) -> str:
-        return next(o.key for o in decision.options if o.key != "pass")
+    def score_knife(self, match: Observation, decision: Decision) -> dict[str, float]:
+        """A knife strikes first only at a profit: passing is worth nothing, a strike its expected value."""
+        return {o.key: 0.0 if o.key == "pass" else self._attack_value(match, o) for o in decision.options}

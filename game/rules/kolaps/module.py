@@ -9,14 +9,18 @@ from ...engine.battlefield import Battlefield
 from ...engine.decision import Option
 from ...engine.deploy import deploy
 from ...errors import RulesError
-from ...engine.protocol import Army, FigureView, Gauge, Marker, Odds, Outcome, RuleModule, Words, canonical
+from ...engine.objectives import TURN_LIMIT
+from ...engine.objectives import overlays as objective_overlays
+from ...engine.objectives import panel as objective_panel
+from ...engine.protocol import (Army, FigureView, Gauge, Marker, Odds, Outcome, Overlay, Panel, RuleModule, Words,
+                                canonical)
 from .combat import (blast_difficulty, hit_rows, modified_values, severity_dice, shot_difficulty,
                      strike_difficulty)
 from .effects import Ctx, controller
 from .model import DATA_FILE, TOTAL_BOXES, ZONE_MAX, ZONES, Character, KolapsState, Order, load_data
 from .options import AMBUSH_ACTIONS, ATTACKS, ambush_orders, as_seen_by, friendly_crossed, order_of
 from .pools import critical_failure_table, notation, roll_odds, threshold
-from .steps import Activate, Assessment, Setup, SimpleAction, TurnStart, next_side
+from .steps import Activate, Assessment, Setup, SimpleAction, TurnStart, next_side, points
 
 
 def ambush_marker(order: Order) -> Marker:
@@ -118,17 +122,25 @@ class Kolaps(RuleModule):
     def tactical_ai(self, seed: int, level: str = "normal"):
         from .ai import KolapsAI
 
-        return KolapsAI(seed)
+        return KolapsAI(seed, level)
 
     def outcome(self, state: KolapsState) -> Outcome | None:
         if not state.finished:
             return None
-        return Outcome(state.winner, state.end_reason)
+        details = points(state).lines() if state.end_reason == TURN_LIMIT else ()
+        return Outcome(state.winner, state.end_reason, details)
 
     def phase(self, state: KolapsState) -> str:
         return state.phase
 
     # --- views --------------------------------------------------------------------
+
+    def overlays(self, state: KolapsState, viewer: int | None) -> list[Overlay]:
+        return objective_overlays(state.bf)
+
+    def panels(self, state: KolapsState, viewer: int | None) -> list[Panel]:
+        found = objective_panel(state.bf, self.figures(state, viewer))
+        return [found] if found else []
 
     def figures(self, state: KolapsState, viewer: int | None) -> list[FigureView]:
         out = []

@@ -8,7 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from itertools import product
+from collections import Counter
+from itertools import combinations_with_replacement
+from math import factorial, prod
 
 THRESHOLD = {0: 5, 1: 4, 2: 4, 3: 3, 4: 2}
 AUTOMATIC = "automatic"
@@ -66,6 +68,16 @@ def judge(dice: list[int] | tuple[int, ...], difficulty: int, need: int,
 
 
 @lru_cache(maxsize=None)
+def rolls(n: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Every roll of ``n`` D6 up to the order of the dice, with how many of the 6ⁿ ordered rolls it stands
+    for: a roll is judged on its faces alone, so the odds are exact from these few (462 for 6 dice)."""
+    out = []
+    for faces in combinations_with_replacement(range(1, 7), n):
+        out.append((faces, factorial(n) // prod(factorial(k) for k in Counter(faces).values())))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
 def roll_odds(difficulty: int | str, need: int, two_handed_contact: bool = False) -> dict[str, Fraction]:
     """Exact chances of success, critical success and critical failure, by enumeration."""
     if difficulty == AUTOMATIC:
@@ -75,11 +87,11 @@ def roll_odds(difficulty: int | str, need: int, two_handed_contact: bool = False
     n = dice_count(difficulty)
     total = 6 ** n
     s = cs = cf = 0
-    for d in product(range(1, 7), repeat=n):
+    for d, ways in rolls(n):
         r = judge(d, difficulty, need, two_handed_contact)
-        s += r.success
-        cs += r.critical_success
-        cf += r.critical_failure
+        s += ways * r.success
+        cs += ways * r.critical_success
+        cf += ways * r.critical_failure
     return {"success": Fraction(s, total), "critical_success": Fraction(cs, total),
             "critical_failure": Fraction(cf, total)}
 
@@ -88,16 +100,16 @@ def roll_odds(difficulty: int | str, need: int, two_handed_contact: bool = False
 @lru_cache(maxsize=None)
 def critical_failure_table(difficulty: int | str, need: int, two_hands: bool = False) -> dict[str, Fraction]:
     """Exact chances of each §5.32 result: 1D6 minus the roll's uncancelled 1s."""
-    out = {"more_fear_than_harm": Fraction(0), "minor_incident": Fraction(0), "major_incident": Fraction(0)}
+    counts = {"more_fear_than_harm": 0, "minor_incident": 0, "major_incident": 0}
     if difficulty in (AUTOMATIC, IMPOSSIBLE):
-        return out
+        return {key: Fraction(0) for key in counts}
     n = dice_count(difficulty)
-    for d in product(range(1, 7), repeat=n):
+    for d, ways in rolls(n):
         r = judge(d, difficulty, need, two_hands)
         if not r.critical_failure:
             continue
         for die in range(1, 7):
             score = die - r.ones
             key = "more_fear_than_harm" if score >= 1 else "minor_incident" if score == 0 else "major_incident"
-            out[key] += Fraction(1, 6 ** n * 6)
-    return out
+            counts[key] += ways
+    return {key: Fraction(k, 6 ** n * 6) for key, k in counts.items()}

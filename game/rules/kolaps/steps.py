@@ -13,11 +13,12 @@ from ...engine import events as ev
 from ...engine import space
 from ...engine.decision import Decision, Option
 from ...engine.dice import roll_off
+from ...engine.objectives import TURN_LIMIT, Piece, Score, score
 from ...engine.steps import Step
 from .combat import (behind_cover, blast_difficulty, line_of_sight, severity_dice, shot_band, shot_difficulty,
                      strike_difficulty, traits, zone_modifier)
 from .effects import Ctx, controller, hostile
-from .model import MUTINOUS, NORMAL, PINNED, ROUTING, SHELTERED, WITHDRAWING, ZONES, Character, Order
+from .model import MUTINOUS, NORMAL, PINNED, ROUTING, SHELTERED, TOTAL_BOXES, WITHDRAWING, ZONES, Character, Order
 from .options import (AMBUSH_ACTIONS, ATTACKS, Conduct, action_options, destinations, friendly_crossed,
                       legal_target, order_of, weapon)
 
@@ -569,6 +570,9 @@ class SimpleAction(KolapsStep):
             ch.uses_left[ch.ready_weapon] = weapon(game, ch.ready_weapon)["ammo"]
             game.ev("reloaded", "5.8", figure=ch.id, weapon=ch.ready_weapon)
         elif a == "unjam":
+            if ch.ready_weapon not in ch.jammed:    # an ambush in the W1 window made it drop the weapon
+                game.ev("action", "5.2", figure=ch.id, action="none", reason="no_longer_legal")
+                return None
             ch.jammed.remove(ch.ready_weapon)
             game.ev("unjammed", "5.8", figure=ch.id, weapon=ch.ready_weapon)
         elif a == "change_weapon":
@@ -1083,7 +1087,8 @@ class Assessment(KolapsStep):
 
 
 def check_end(game: Ctx) -> None:
-    """§5.36 (A73): a side with no character left loses; both at once is a draw; then the turn limit."""
+    """§5.36 (A73): a side with no character left loses; both at once is a draw; then the turn limit, where
+    points decide (the project default of engine/objectives.py)."""
     state = game.state
     alive = {s: sum(1 for c in game.in_play() if c.side == s) for s in (0, 1)}
     if alive[0] == 0 or alive[1] == 0:
@@ -1091,9 +1096,19 @@ def check_end(game: Ctx) -> None:
         state.winner = None if alive[0] == alive[1] else (0 if alive[0] else 1)
         state.end_reason = "no_character_left" if state.winner is not None else "both_wiped_out"
     elif state.turn >= state.max_turns:
-        state.finished = True
-        state.winner = None if alive[0] == alive[1] else (0 if alive[0] > alive[1] else 1)
-        state.end_reason = "turn_limit_more_in_play" if state.winner is not None else "turn_limit_equal"
+        result = points(state)
+        state.finished, state.winner, state.end_reason = True, result.winner, TURN_LIMIT
+        game.events.append(ev.game_over(state.winner, state.end_reason, "5.36", points=list(result.points),
+                                        taken=list(result.taken), held=list(result.held)))
+        return
     if state.finished:
         game.events.append(ev.game_over(state.winner, state.end_reason, "5.36",
                                         in_play={str(k): v for k, v in alive.items()}))
+
+
+def points(state) -> Score:
+    """The project default at the turn limit (docs/rules-kolaps.md): wound boxes ticked on the enemy, a whole
+    sheet for a character out of play, and the map's objectives held, a sheet's boxes per figure."""
+    pieces = [Piece(c.side, c.tile if c.in_play else None, TOTAL_BOXES,
+                    min(TOTAL_BOXES, c.total_wounds()) if c.in_play else TOTAL_BOXES) for c in state.chars.values()]
+    return score(state.bf, pieces, TOTAL_BOXES)

@@ -1,28 +1,33 @@
-"""Mordgrave's tactical AI: every option of every decision is scored by its expected value from the exact
-odds (odds.py), ties broken by the AI's own seeded generator. It reads only its side's observation.
+"""Mordgrave's tactical AI, on the shared framework (game/ai/tactics.py): every option of every decision is
+scored by its expected value from the exact odds (odds.py), ties broken by the AI's own seeded generator.
+It reads only its side's observation.
 
 It plays the Leader phases as the rules mean them: it takes first the Leader with the most friends in its
 bubble, activates them all, moves every one of them before any fights (so each fight gets the
 outnumbering of the others, 3.4), charges where a charge pays, and keeps its troops near their Chief.
+Where a figure ends its move weighs the enemy's bows and blades that reach the tile (cover lessens the
+shots), more for a wounded figure or one outmatched, and the pull of the map's objectives; harm on a
+figure already hurt is worth more (focus fire).
 """
 from __future__ import annotations
 
-import random
-
+from ...ai.tactics import Tactician, Threat
 from ...engine import space
 from ...engine.battlefield import Tile
 from ...engine.decision import Decision, Option
 from .combat import band, melee_terms, ranged_weapon, shot_terms, template_tiles
 from .odds import effect, melee_tiers, shot_tiers
 from .options import bubble, in_bubble, shooting_weapons
-from .state import Figure, State, rule
-from .steps import Melee
+from .state import Figure, State, data, rule
+from .steps import Melee, points
 
 EFFECT_VALUE = {"push": 0.2, "difficulty": 1.0, "wound": 3.0, "out": 6.0, "horrible": 7.0}
 LEADER_WEIGHT = 1.5
 SHORTLIST = 8           # moves of a shooter whose shots are worked out in full
 TARGETS = 3             # the nearest enemies in range a shot from a move is worked out against
 SHOOTER_RANGE = 9       # a weapon that reaches this far makes a figure keep its distance
+EXPOSURE = 0.3          # how much of the harm the enemy threatens on a tile a figure standing there counts
+COVER_FACTOR = (1.0, 0.7, 0.45)     # a shot's harm left by no, light and heavy cover (+2, +4 to Defence)
 
 
 def worth(f: Figure) -> float:
@@ -33,7 +38,7 @@ class Sight:
     """What one figure's choice turns on, worked out once per decision: the enemies, who holds them in
     contact without it, its weapons, and where its Chief stands."""
 
-    def __init__(self, st: State, f: Figure):
+    def __init__(self, st: State, f: Figure, ai: "MordgraveAI | None" = None, observation=None):
         self.st, self.f = st, f
         self.foes = [g for g in st.living() if g.side != f.side]
         friends = [g for g in st.living(f.side) if g is not f]
@@ -42,6 +47,17 @@ class Sight:
         reaching = [w["range"] for _, w in self.weapons if w.get("range", 0) >= SHOOTER_RANGE]
         self.keep_at = max(reaching) * 2 // 3 if reaching else None
         self.chief = next((g for g in friends if g.role == "chief"), None)
+        self.threats = self.caution = self.objectives = None
+        self.drive = 1.0
+        if ai is not None:
+            sight = ai.sight(st.battlefield)
+            self.threats = ai.threat_map(ai.threats(st, f), sight, sight.cover, COVER_FACTOR)
+            answer = sum(1.0 for g in friends if space.distance(g.tile, f.tile) <= 8) + 1.0
+            score = points(st).points
+            posture = ai.posture(score[f.side] - score[1 - f.side], data()["profile"]["Vit"], st.turn, st.max_turns)
+            self.caution = ai.caution(f.vit / f.Vit, self.threats.danger(f.tile), answer, posture)
+            self.drive = posture.drive
+            self.objectives = ai.objectives(observation, f.side, EFFECT_VALUE["out"] * posture.drive, st.turn)
 
     def touching(self, tile: Tile) -> list[Figure]:
         return [g for g in self.foes if space.adjacent(g.tile, tile)]
@@ -53,30 +69,44 @@ class Sight:
             return 0.0
         near = min(space.distance(tile, g.tile) for g in self.foes)
         if self.keep_at is not None:
-            value = -0.08 * abs(near - self.keep_at) - (0.6 if self.touching(tile) else 0.0)
+            value = -0.08 * self.drive * abs(near - self.keep_at) - (0.6 if self.touching(tile) else 0.0)
         else:
-            value = -0.15 * near
+            value = -0.15 * self.drive * near
         if self.chief is not None and space.within(tile, self.chief.tile, bubble(self.chief)):
             value += 0.3
+        if self.threats is not None:
+            value += self.objectives.pull(tile) - EXPOSURE * self.caution * self.threats.danger(tile)
         return value
 
 
-class MordgraveAI:
-    name = "tactical"
+class MordgraveAI(Tactician):
+    SCALE = 1.0
 
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
+    def __init__(self, seed: int = 0, level: str = "normal"):
+        super().__init__(seed, level)
         self._melee: dict = {}
         self._shots: dict = {}
 
-    def choose(self, observation, decision: Decision) -> str:
-        st: State = observation.state
-        scorer = getattr(self, f"score_{decision.kind}", None)
-        if scorer is None or len(decision.options) == 1:
-            return decision.options[0].key
-        scores = scorer(st, decision)
-        best = max(scores)
-        return self.rng.choice([o for o, s in zip(decision.options, scores) if s >= best - 1e-9]).key
+    def scored(self, options, scores: list[float]) -> dict[str, float]:
+        return {o.key: v for o, v in zip(options, scores)}
+
+    def threats(self, st: State, f: Figure) -> list[Threat]:
+        """Each enemy as a danger to ``f``: its best shot at ``f`` within its weapon's range (a line of sight
+        needed), or its blow in contact, reaching as far as it may move."""
+        out = []
+        for g in st.living():
+            if g.side == f.side:
+                continue
+            where, g.tile = g.tile, f.tile      # its shot at short range, in the open: the map adds cover
+            try:
+                shots = [(w["range"], self.shot_value(st, g, f, wid, False))
+                         for wid, w in ((wid, ranged_weapon(wid)) for wid in shooting_weapons(g)) if "range" in w]
+            finally:
+                g.tile = where
+            out += [Threat(g.tile, max(0.0, v), reach, g.Mouv) for reach, v in shots]
+            blow = -self.fight_value(st, f, g, g, True, False, {})
+            out.append(Threat(g.tile, max(0.0, blow), 1.5, g.Mouv, sighted=False))
+        return out
 
     # --- expected values from the exact odds ------------------------------------------------
 
@@ -95,7 +125,7 @@ class MordgraveAI:
         for (winner, t), n in table.items():
             if winner is not None:
                 loser = figures[1 - winner]
-                v = EFFECT_VALUE[effect(t, loser)] * worth(loser)
+                v = EFFECT_VALUE[effect(t, loser)] * worth(loser) * self.worth(loser.vit / loser.Vit)
                 total += n * (v if winner == mine else -v)
         return total / 400
 
@@ -107,13 +137,13 @@ class MordgraveAI:
         if "destabilisation" in s.weapon["rules"]:
             stun = sum(1 for ns in range(rule("destabilisation_from"), 21) for nt in range(1, 21)
                        if ns + s.shooter > nt + s.target)
-            return sign * stun / 400 * EFFECT_VALUE["difficulty"] * worth(target)
+            return sign * stun / 400 * EFFECT_VALUE["difficulty"] * worth(target) * self.worth(target.vit / target.Vit)
         key = (s.shooter, s.target, s.damage, s.defence, s.critical, target.vit)
         table = self._shots.get(key)
         if table is None:
             table = self._shots[key] = shot_tiers(s)
         ev = sum(n * EFFECT_VALUE[effect(t, target)] for t, n in table.items() if t is not None) / 400
-        return sign * ev * worth(target) * (2 if double else 1)
+        return sign * ev * worth(target) * self.worth(target.vit / target.Vit) * (2 if double else 1)
 
     def best_attack(self, sight: Sight, tile: Tile, charges: set[str], concentrate: bool) -> float:
         """The best second action the figure could take from ``tile`` (0: none worth taking)."""
@@ -129,7 +159,7 @@ class MordgraveAI:
                     continue
                 free = sorted((g for g in sight.foes if g.id not in sight.held and band(w, tile, g.tile) is not None),
                               key=lambda g: (space.distance(tile, g.tile), g.id))
-                for g in touching or free[:TARGETS]:
+                for g in touching or free[:self.foresight(TARGETS)]:
                     if self.sees(st, tile, g.tile):
                         best = max(best, self.shot_value(st, f, g, wid, concentrate, "double_shot" in w["rules"]))
             return best
@@ -142,10 +172,12 @@ class MordgraveAI:
 
     # --- decisions ------------------------------------------------------------------------------
 
-    def score_leader(self, st: State, d: Decision) -> list[float]:
-        return [len(in_bubble(st, st.figure(o.figure))) for o in d.options]
+    def score_leader(self, observation, d: Decision) -> dict[str, float]:
+        st: State = observation.state
+        return self.scored(d.options, [len(in_bubble(st, st.figure(o.figure))) for o in d.options])
 
-    def score_activate(self, st: State, d: Decision) -> list[float]:
+    def score_activate(self, observation, d: Decision) -> dict[str, float]:
+        st: State = observation.state
         out = []
         foes = [g for g in st.living() if g.side != d.side]
         for o in d.options:
@@ -156,11 +188,12 @@ class MordgraveAI:
             near = min((space.distance(f.tile, g.tile) for g in foes), default=0.0)
             # figures yet to take a first action go before those back for their second one
             out.append((2.0 if f.actions == 0 else 1.0) - near / 1000)
-        return out
+        return self.scored(d.options, out)
 
-    def score_action(self, st: State, d: Decision) -> list[float]:
+    def score_action(self, observation, d: Decision) -> dict[str, float]:
+        st: State = observation.state
         f = st.figure(d.figure)
-        sight = Sight(st, f)
+        sight = Sight(st, f, self, observation)
         concentrate = f.first == "concentrate"
         before = {g.id for g in sight.touching(f.tile)}
         shortlist = self.shortlist(sight, [o for o in d.options if o.action == "move"])
@@ -194,7 +227,7 @@ class MordgraveAI:
                 out.append(self.breath_value(sight, o, concentrate) + here)
             else:
                 out.append(here + (0.05 if a == "open" else 0.0))
-        return out
+        return self.scored(d.options, out)
 
     def breath_value(self, sight: Sight, o: Option, concentrate: bool) -> float:
         """A blunderbuss aimed straight at an enemy; other aims are not worked out (the template has a
@@ -214,10 +247,12 @@ class MordgraveAI:
         if not any("range" in w for _, w in sight.weapons):
             return contact
         by_near = sorted(moves, key=lambda o: (min(space.distance(o.tile, g.tile) for g in sight.foes), o.key))
-        step = max(1, len(by_near) // SHORTLIST)
-        return contact | {o.key for o in by_near[::step][:SHORTLIST]}
+        n = self.foresight(SHORTLIST)
+        step = max(1, len(by_near) // n)
+        return contact | {o.key for o in by_near[::step][:n]}
 
-    def score_mode(self, st: State, d: Decision) -> list[float]:
+    def score_mode(self, observation, d: Decision) -> dict[str, float]:
+        st: State = observation.state
         step = next(s for s in st.steps.upcoming() if isinstance(s, Melee))
         me = st.figure(d.figure)
         other = st.figure(d.options[0].target)
@@ -232,14 +267,17 @@ class MordgraveAI:
             else:
                 value = self.fight_value(st, me, other, attacker, step.charge, step.concentrate, modes)
             out.append(value)
-        return out
+        return self.scored(d.options, out)
 
-    def score_follow(self, st: State, d: Decision) -> list[float]:
+    def score_follow(self, observation, d: Decision) -> dict[str, float]:
+        st: State = observation.state
         """A fighter keeps its enemy in contact; a shooter would rather be free to shoot."""
         keeps_distance = Sight(st, st.figure(d.figure)).keep_at is not None
-        return [(-0.2 if keeps_distance else 0.2) if o.action == "follow" else 0.0 for o in d.options]
+        return self.scored(d.options, [(-0.2 if keeps_distance else 0.2) if o.action == "follow" else 0.0
+                                       for o in d.options])
 
-    def score_second_shot(self, st: State, d: Decision) -> list[float]:
+    def score_second_shot(self, observation, d: Decision) -> dict[str, float]:
+        st: State = observation.state
         f = st.figure(d.figure)
-        return [self.shot_value(st, f, st.figure(o.target), o.value, f.first == "concentrate", True) / 2
-                if o.target else 0.0 for o in d.options]
+        return self.scored(d.options, [self.shot_value(st, f, st.figure(o.target), o.value, f.first == "concentrate",
+                                                       True) / 2 if o.target else 0.0 for o in d.options])

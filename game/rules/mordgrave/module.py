@@ -14,6 +14,9 @@ from ...engine.battlefield import Battlefield
 from ...engine.decision import Option
 from ...engine.deploy import deploy
 from ...engine.dice import Dice
+from ...engine.objectives import TURN_LIMIT
+from ...engine.objectives import overlays as objective_overlays
+from ...engine.objectives import panel as objective_panel
 from ...engine.protocol import (Army, FigureView, Gauge, Marker, Odds, Outcome, Overlay, Panel, RuleModule,
                                 Words)
 from ...errors import RulesError
@@ -22,7 +25,7 @@ from .combat import ranged_weapon, template_tiles
 from .odds import melee_odds, shot_odds, template_odds
 from .options import bubble, in_bubble
 from .state import DATA_FILE, PROFILE, Figure, Game, State, data, rule
-from .steps import DoubleShot, Melee, refill
+from .steps import DoubleShot, Melee, points, refill
 
 
 def weapon_of_choice(f: Figure) -> str:
@@ -94,6 +97,8 @@ class Mordgrave(RuleModule):
             mine = [f for f in state.figures if f.side == s]
             details.append(Words("result.side", side=s, standing=sum(f.alive for f in mine), total=len(mine),
                                  horrible=sum(f.horrible for f in mine)))
+        if state.reason == TURN_LIMIT:
+            details += points(state).lines()
         return Outcome(state.winner, state.reason, tuple(details))
 
     def phase(self, state: State) -> str:
@@ -142,12 +147,13 @@ class Mordgrave(RuleModule):
         if g is not None and g.leader is not None:
             waiting = [fid for fid in g.members if fid != g.leader and not state.figure(fid).done
                        and state.figure(fid).alive]
-            return [self._bubble(state, g.leader, g.origin, waiting)]
+            return [self._bubble(state, g.leader, g.origin, waiting)] + objective_overlays(state.battlefield)
         d = state.steps.waiting
         if d is not None and d.kind == "leader":
             return [self._bubble(state, o.figure, state.figure(o.figure).tile,
-                                 [f.id for f in in_bubble(state, state.figure(o.figure))]) for o in d.options]
-        return []
+                                 [f.id for f in in_bubble(state, state.figure(o.figure))])
+                    for o in d.options] + objective_overlays(state.battlefield)
+        return objective_overlays(state.battlefield)
 
     def preview(self, state: State, option: Option) -> list[Overlay]:
         if option.action == "breath":
@@ -173,7 +179,8 @@ class Mordgrave(RuleModule):
             lines.append(Words("panel.line_phase_leader", side=g.side, leader=g.leader))
         elif g is not None:
             lines.append(Words("panel.line_phase_troops", side=g.side))
-        return [Panel("turn", tuple(lines))]
+        found = objective_panel(state.battlefield, self.figures(state, viewer))
+        return [Panel("turn", tuple(lines))] + ([found] if found else [])
 
     def notice(self, event) -> Words | None:
         """A Horrible wound and a failed Bravery test are announced on screen, beside their log lines (4.2)."""
@@ -222,7 +229,7 @@ class Mordgrave(RuleModule):
     def tactical_ai(self, seed: int, level: str = "normal"):
         from .ai import MordgraveAI
 
-        return MordgraveAI(seed)
+        return MordgraveAI(seed, level)
 
     # --- checks ------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from ...engine import space
 from ...engine.battlefield import Door, Tile
 from ...engine.decision import Decision, Option
 from ...engine.events import Event
+from ...engine.objectives import TURN_LIMIT, Piece, Score, score
 from ...engine.steps import Step
 from .combat import (critical_bonus, enemies_touching, melee_terms, opposed, penalty, push_tile, ranged_weapon,
                      shot_result, shot_terms, template_tiles, tier)
@@ -117,11 +118,25 @@ def end_turn(game: Game) -> None:
         f.activated, f.done, f.actions, f.first, f.stepped, f.charges = False, False, 0, "", False, []
     game.events.append(Event("turn_end", {"turn": n}, rule="3.6"))
     if n >= st.max_turns:
-        standing = [len(st.living(s)) for s in (0, 1)]
-        winner = None if standing[0] == standing[1] else (0 if standing[0] > standing[1] else 1)
-        finish_match(game, winner, "turn_limit", standing=standing)
+        result = points(st)
+        finish_match(game, result.winner, TURN_LIMIT, points=list(result.points), taken=list(result.taken),
+                     held=list(result.held))
         return
     st.turn, st.phase = n + 1, "initiative"
+
+
+def figure_value(f: Figure) -> int:
+    """What a figure counts in the points: its Vitality, one more for a Leader (project default)."""
+    return f.Vit + (1 if f.leader else 0)
+
+
+def points(st: State) -> Score:
+    """The project default at the turn limit (docs/rules-mordgrave.md): Vitality taken from the enemy, a
+    figure's whole value once it is Out of action, and the map's objectives held, a henchman's worth
+    (Vitality 1) per figure an objective is worth."""
+    pieces = [Piece(f.side, f.tile if f.alive else None, figure_value(f),
+                    f.Vit - f.vit if f.alive else figure_value(f)) for f in st.figures]
+    return score(st.battlefield, pieces, data()["profile"]["Vit"])
 
 
 def finish_match(game: Game, winner: int | None, reason: str, **facts) -> None:

@@ -1,25 +1,28 @@
-"""The Passe d'armes AI: candidates scored by the harm they do, from the exact odds of the observed state.
+"""The Passe d'armes AI, on the shared framework (game/ai/tactics.py): candidates scored by the harm they
+do, from the exact odds of the observed state.
 
 An attack is worth the boxes it is expected to mark on the target's monitor (more when it fells the
-target), against the defence that target would pick, less the risk of a riposte. A move is worth the
-best attack it opens plus a small positional term (closer to the enemy; a shooter away from blades;
-off hazards). The defaults of rules/passe_d_armes.md 5.5, 5.20 and 5.1 b are followed where they
-speak. Ties break on the AI's own seeded generator; it never reads the match's dice or hidden state.
+target, and more on a target already hurt: focus fire), against the defence that target would pick, less
+the risk of a riposte. A move is worth the best attack it opens plus its position: closer to the enemy, less
+the harm the enemy's blades and guns threaten there (cover lessens a shot; a hurt or outmatched combatant
+fears it more), a shooter away from blades, off hazards, and the pull of the map's objectives. The
+defaults of rules/passe_d_armes.md 5.5, 5.20 and 5.1 b are followed where they speak. Ties break on the
+AI's own seeded generator; it never reads the match's dice or hidden state.
 """
 from __future__ import annotations
 
-import random
 from functools import lru_cache
 from typing import Iterable
 
+from ...ai.tactics import Tactician, Threat
 from ...engine import space
 from ...engine.decision import Decision, Option
 from . import options as opt
-from .effects import hazard_at
+from .effects import hazard_at, points
 from .flow import Attack, Declare
 from .module import predict
 from .odds import AttackOdds
-from .rolls import Monitor, mark
+from .rolls import BOXES, Monitor, mark
 from .state import Combatant, State, weapon
 
 FELL_BONUS = 6.0            # taking a combatant out of the fight is worth more than its boxes
@@ -35,6 +38,7 @@ REARM = 0.3                 # a weapon back in hand, per point of its index
 BREAK_FREE = 0.8
 SPRINT = APPROACH * 4       # a second move, when the first opens no attack
 WITHDRAW_COST = 100.0       # the AI fights on: it never leaves by an exit tile
+EXPOSURE = 0.3              # of the harm the enemy threatens on a tile, what standing there counts
 
 
 def harm(target: Combatant, odds: AttackOdds, nature: str) -> float:
@@ -59,18 +63,40 @@ def defender_choice(odds: dict[str, AttackOdds], manoeuvre: str) -> str:
     return "absorb" if odds["absorb"].win < odds["dodge"].win else "dodge"
 
 
-class PasseAI:
-    name = "tactical"
+class PasseAI(Tactician):
+    SCALE = 1.0
 
-    def __init__(self, seed: int = 0):
-        self._rng = random.Random(seed)
+    def __init__(self, seed: int = 0, level: str = "normal"):
+        super().__init__(seed, level)
+        self._ground = None
 
     def choose(self, observation, decision: Decision) -> str:
         state: State = observation.state
         handler = getattr(self, f"_{decision.kind}", None)
         if handler is None:
             return decision.options[0].key
+        self._ground = None
+        if decision.figure is not None and decision.kind in ("action", "declare"):
+            self._ground = (decision.figure, *self.ground(observation, state.figure(decision.figure)))
         return handler(state, decision)
+
+    def ground(self, observation, me: Combatant):
+        """The threat map, caution, objectives and drive of one combatant's choice."""
+        state = observation.state
+        threats = []
+        for g in opt.enemies(state, me):
+            if not g.active:
+                continue
+            reach = weapon(g.in_hand)["range"]
+            harm = self.attack_value(state, g, me, "", g.tile) if reach > 0 else self.attack_value(state, g, me, "")
+            threats.append(Threat(g.tile, max(harm, 0.0), reach if reach > 0 else 1.5, g.mov, sighted=reach > 0))
+        sight = self.sight(state.battlefield)
+        grid = self.threat_map(threats, sight, sight.cover)
+        friends = sum(1 for g in state.active_of(me.side) if g is not me)
+        score = points(state).points
+        posture = self.posture(score[me.side] - score[1 - me.side], BOXES, state.turn, state.max_turns)
+        caution = self.caution(1 - me.monitor.top / BOXES, grid.danger(me.tile), friends + 1.0, posture)
+        return grid, caution, self.objectives(observation, me.side, FELL_BONUS * posture.drive, state.turn), posture.drive
 
     # --- scoring -----------------------------------------------------------------------------
 
@@ -80,7 +106,7 @@ class PasseAI:
         odds = predict(state, att, tgt, manoeuvre, at)
         choice = odds[defender_choice(odds, manoeuvre)]
         if manoeuvre in ("", "botte"):
-            value = harm(tgt, choice, weapon(att.in_hand)["nature"])
+            value = harm(tgt, choice, weapon(att.in_hand)["nature"]) * self.worth(1 - tgt.monitor.top / BOXES)
         elif manoeuvre == "desarmement" and weapon(tgt.in_hand)["range"] > 0:
             value = float(choice.win) * 2.5
         else:
@@ -96,7 +122,7 @@ class PasseAI:
         """The best attack open from ``tile`` on one of the nearest enemies (a gun sights a few only)."""
         best = 0.0
         foes = sorted((g for g in opt.enemies(state, me) if g.active), key=lambda g: space.distance(tile, g.tile))
-        for g in foes[:SIGHTED]:
+        for g in foes[:self.foresight(SIGHTED)]:
             if opt.in_reach(state, me.in_hand, tile, g.tile):
                 best = max(best, self.attack_value(state, me, g, "", tile) * (1 + self.threat(state, me, g)))
         return best
@@ -111,11 +137,15 @@ class PasseAI:
             return 0.0
         reach = weapon(me.in_hand)["range"]
         nearest = min(space.distance(tile, g.tile) for g in foes)
-        value = -APPROACH * max(0.0, nearest - GUN_DISTANCE * reach)
+        drive = self._ground[-1] if self._ground is not None and me.id == self._ground[0] else 1.0
+        value = -APPROACH * drive * max(0.0, nearest - GUN_DISTANCE * reach)
         if reach > 0:
             value -= BLADE_COST * sum(1 for g in foes if space.adjacent(tile, g.tile) and weapon(g.in_hand)["range"] == 0)
         if hazard_at(state, tile) is not None:
             value -= HAZARD_COST
+        if self._ground is not None and me.id == self._ground[0]:
+            _, grid, caution, objectives, _ = self._ground
+            value += objectives.pull(tile) - EXPOSURE * caution * grid.danger(tile)
         return value
 
     def threat(self, state: State, me: Combatant, foe: Combatant) -> float:
@@ -136,10 +166,14 @@ class PasseAI:
                     return 1.0
         return 0.0
 
-    def pick(self, scored: Iterable[tuple[float, Option]]) -> Option:
-        scored = list(scored)
-        best = max(v for v, _ in scored)
-        return self._rng.choice([o for v, o in scored if v >= best - 1e-9])
+    def best(self, scored: Iterable[tuple[float, Option]]) -> Option:
+        """The best-scored option, through the framework's pick (its level's blur, seeded ties)."""
+        options = {}
+        values = {}
+        for v, o in scored:
+            options[o.key] = o
+            values[o.key] = max(v, values.get(o.key, v))
+        return options[self.pick(values)]
 
     # --- decisions -------------------------------------------------------------------------------
 
@@ -173,7 +207,7 @@ class PasseAI:
                 scored.append((here + BREAK_FREE, o))
             elif o.action == "end":
                 scored.append((here, o))
-        return self.pick(scored).key
+        return self.best(scored).key
 
     def move_plans(self, state: State, me: Combatant, moves: list[Option], opening: bool) -> list[tuple[float, Option]]:
         """Each move scored by its position and, when the action is still to come, the best attack it
@@ -186,7 +220,7 @@ class PasseAI:
         if weapon(me.in_hand)["range"] == 0:
             close = [i for i, (_, o) in enumerate(placed) if any(space.adjacent(o.tile, g.tile) for g in foes)]
         else:
-            close = sorted(range(len(placed)), key=lambda i: -placed[i][0])[:GUN_TILES]
+            close = sorted(range(len(placed)), key=lambda i: -placed[i][0])[:self.foresight(GUN_TILES)]
         for i in close:
             v, o = placed[i]
             placed[i] = (v + self.best_attack_from(state, me, o.tile), o)
@@ -199,7 +233,7 @@ class PasseAI:
         return self._action(state, d, step.at, step.progress.acted)
 
     def _activate(self, state: State, d: Decision) -> str:
-        return self.pick((self.best_attack_from(state, state.figure(o.figure), state.figure(o.figure).tile), o)
+        return self.best((self.best_attack_from(state, state.figure(o.figure), state.figure(o.figure).tile), o)
                          for o in d.options).key
 
     def _defence(self, state: State, d: Decision) -> str:
@@ -229,14 +263,14 @@ class PasseAI:
         best = max(scored, key=lambda s: s[0], default=(0.0, None))
         if best[1] is None or best[0] <= 0:
             return next(o for o in d.options if o.action == "no_riposte").key
-        return self.pick(scored).key
+        return self.best(scored).key
 
     def _landing(self, state: State, d: Decision) -> str:
-        return self.pick((1.0 if hazard_at(state, o.tile) else 0.0, o) for o in d.options).key
+        return self.best((1.0 if hazard_at(state, o.tile) else 0.0, o) for o in d.options).key
 
     def _drop(self, state: State, d: Decision) -> str:
         me = state.figure(d.figure)
-        return self.pick((-space.distance(me.tile, o.tile), o) for o in d.options).key
+        return self.best((-space.distance(me.tile, o.tile), o) for o in d.options).key
 
     def _truce(self, state: State, d: Decision) -> str:
         """Accept when this side has fewer active combatants than the one that proposed."""

@@ -14,8 +14,9 @@ from ...engine import space
 from ...engine.battlefield import Tile
 from ...engine.dice import Dice
 from ...engine.events import Event
+from ...engine.objectives import Piece, Score, score
 from ...engine.tiled import KNOWN_HAZARDS
-from .rolls import Roll, mark
+from .rolls import BOXES, Roll, mark
 from .state import HANDS, Combatant, Item, State, data
 
 
@@ -244,7 +245,7 @@ def do_move(game: Game, fig: Combatant, path: tuple[Tile, ...], rule: str = "4.4
 
 # --- the end of the battle (5.19) -------------------------------------------------------------------------
 
-def finish(game: Game, winner: int | None, reason: str) -> None:
+def finish(game: Game, winner: int | None, reason: str, **facts) -> None:
     """The battle is over: what a simultaneous group still held back happens, and nothing more runs."""
     state = game.state
     if state.buffer is not None:
@@ -252,8 +253,17 @@ def finish(game: Game, winner: int | None, reason: str) -> None:
     state.over, state.winner, state.reason = True, winner, reason
     state.active = None
     state.phase = "over"
-    game.events.append(ev.game_over(winner, reason, "5.19"))
+    game.events.append(ev.game_over(winner, reason, "5.19", **facts))
     state.steps.discard(lambda step: True)
+
+
+def points(state: State) -> Score:
+    """The project default at the last passe (docs/rules-passe_d_armes.md): boxes marked on the enemy's vital
+    monitors, a whole monitor for a combatant out of the fight (helpless, dead or withdrawn), and the map's
+    objectives held, a monitor per figure an objective is worth."""
+    pieces = [Piece(f.side, f.tile if f.active else None, BOXES, f.monitor.top if f.active else BOXES)
+              for f in state.figures]
+    return score(state.battlefield, pieces, BOXES)
 
 
 def check_end(game: Game) -> bool:

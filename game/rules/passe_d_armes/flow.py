@@ -10,10 +10,11 @@ from ...engine import events as ev
 from ...engine.battlefield import Tile
 from ...engine.decision import Decision, Option
 from ...engine.events import Event
+from ...engine.objectives import TURN_LIMIT
 from ...engine.steps import Step
 from . import options as opt
-from .effects import (Game, check_end, condition, do_move, finish, flush, hazard_at, release, throw, trigger_hazard,
-                      wound)
+from .effects import (Game, check_end, condition, do_move, finish, flush, hazard_at, points, release, throw,
+                      trigger_hazard, wound)
 from .rolls import defence_wounds, effective, helpless_wounds
 from .state import HANDS, Combatant, State, data, weapon
 
@@ -534,6 +535,7 @@ class EndPasse(Step):
         if check_end(game):
             return None
         if state.turn >= state.max_turns:
-            count = [len(state.active_of(s)) for s in (0, 1)]
-            finish(game, None if count[0] == count[1] else (0 if count[0] > count[1] else 1), "time")
+            result = points(state)
+            finish(game, result.winner, TURN_LIMIT, points=list(result.points), taken=list(result.taken),
+                   held=list(result.held))
         return None

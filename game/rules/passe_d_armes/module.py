@@ -14,7 +14,8 @@ from ...engine import space
 from ...engine.battlefield import Battlefield
 from ...engine.decision import Option
 from ...engine.deploy import deploy
-from ...engine.protocol import Army, FigureView, ObjectView, Odds, Outcome, Panel, RuleModule, Words
+from ...engine.objectives import overlays as objective_overlays
+from ...engine.protocol import Army, FigureView, ObjectView, Odds, Outcome, Overlay, Panel, RuleModule, Words
 from ...errors import RulesError
 from . import options as opt
 from . import views
@@ -128,6 +129,9 @@ class PasseDArmes(RuleModule):
     def panels(self, state: State, viewer: int | None) -> list[Panel]:
         return views.panels(state, viewer)
 
+    def overlays(self, state: State, viewer: int | None) -> list[Overlay]:
+        return objective_overlays(state.battlefield)
+
     def objects(self, state: State, viewer: int | None) -> list[ObjectView]:
         """Weapons lying where a disarm dropped them, named by their weapon."""
         return [ObjectView(i.id, i.weapon, (i.tile,)) for i in state.items]
@@ -199,7 +203,7 @@ class PasseDArmes(RuleModule):
     def tactical_ai(self, seed: int, level: str = "normal") -> Any:
         from .ai import PasseAI
 
-        return PasseAI(seed)
+        return PasseAI(seed, level)
 
     # --- checks ----------------------------------------------------------------------------
 

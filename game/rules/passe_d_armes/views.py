@@ -3,7 +3,10 @@ the declarations it may know, weapons on the ground, and the post-battle recover
 """
 from __future__ import annotations
 
+from ...engine.objectives import TURN_LIMIT
+from ...engine.objectives import panel as objective_panel
 from ...engine.protocol import FigureView, Gauge, Marker, Outcome, Panel, Words
+from .effects import points
 from .flow import plan_words
 from .rolls import recovery
 from .state import Combatant, State
@@ -66,7 +69,8 @@ def panels(state: State, viewer: int | None) -> list[Panel]:
     if state.items:
         out.append(Panel("ground", tuple(Words("panel.item", weapon=i.weapon, tile=list(i.tile))
                                          for i in state.items)))
-    return out
+    found = objective_panel(state.battlefield, figures(state, viewer))
+    return out + ([found] if found else [])
 
 
 def outcome(state: State) -> Outcome | None:
@@ -83,4 +87,6 @@ def outcome(state: State) -> Outcome | None:
         lines.append(Words("summary.figure", figure=f.id, state=state_word, monitor=f.monitor.text(),
                            shock=r.shock_boxes, minutes=r.minutes, minutes_cared=r.minutes_cared,
                            trauma=r.trauma_boxes, days=r.days, days_cared=r.days_cared))
+    if state.reason == TURN_LIMIT:
+        lines += points(state).lines()
     return Outcome(state.winner, state.reason, tuple(lines))

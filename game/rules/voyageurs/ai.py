@@ -1,6 +1,12 @@
-"""The Voyageurs AI: candidates scored by expected value from the module's exact odds, ties broken by its
-own seeded generator. It reads only its side's observation: an enemy whose type its side has not learnt
-has unknown PV, which it estimates from its own people and the damage it has seen that enemy take.
+"""The Voyageurs AI, on the shared framework (game/ai/tactics.py): candidates scored by expected value from
+the module's exact odds, ties broken by its own seeded generator. It reads only its side's observation: an
+enemy whose type its side has not learnt has unknown PV (and CON), which it estimates from its own people
+and the damage it has seen that enemy take.
+
+On the ground, where a combatant ends its move weighs the enemy's blades and guns that reach the tile
+(cover lessens the shots), more for a wounded combatant or one outmatched, and the pull of the map's
+objectives; harm on an enemy already hurt is worth more (focus fire); the points that would decide the
+battle at the turn limit bend how bold it is.
 
 Defaults of the spec (5.17): intercept when the ally has fewer PV than the protector; flee when
 eligible having lost half the starting combatants, with the best AGI + ESP; accept a truce when its side
@@ -9,98 +15,198 @@ outnumbers the enemy's.
 """
 from __future__ import annotations
 
-import random
-from fractions import Fraction
+from dataclasses import dataclass
 
+from ...ai.tactics import Objectives, Tactician, Threat, ThreatMap
 from ...engine import space
 from ...engine.decision import Decision, Option
 from ...engine.dice import mean
-from .aerial import aboard, between, gunners, range_modifier, rival
+from .aerial import aboard, between, range_modifier, rival
 from .checks import critical_chance, damage_dist, success_chance
+from .fight import figure_value, points
 from .model import Combatant, State, data
 from .odds import odds, volley_mean
 from . import actions as act
 
+KNOCKOUT = 12             # what putting an enemy out of the fight is worth beside the PV it loses
 SIGHT_CHECKS = 8          # tiles a move considers closely, tracing lines of sight from them
+EXPOSURE = 0.15           # how much of the harm (PV) the enemy threatens on a tile a combatant there counts
+OBJECTIVE_VALUE = 3.0     # what holding an objective worth one figure is worth, in a tile's measure
+WARY = 1.5                # a caution this many times the level's: the safest tiles get the full look too
 
 
-class VoyageursAI:
-    name = "tactical"
+@dataclass
+class Plan:
+    """What one combatant's choice of a tile turns on, worked out once per decision."""
 
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
+    threats: ThreatMap
+    caution: float
+    objectives: Objectives
+    drive: float
+
+
+class VoyageursAI(Tactician):
+    SCALE = 3.0               # PV: a good blow
 
     def choose(self, observation, decision: Decision) -> str:
         st: State = observation.state
         self.seen = observation.events
-        handler = getattr(self, f"on_{decision.kind}", None)
-        if handler is None:
-            return self.rng.choice(decision.options).key
-        return handler(st, decision).key
+        self.observation = observation
+        self._plans: dict = {}
+        return getattr(self, f"on_{decision.kind}")(st, decision).key
 
     def best(self, scored: list[tuple[float, Option]]) -> Option:
-        top = max(s for s, _ in scored)
-        return self.rng.choice([o for s, o in scored if s >= top - 1e-9])
+        by_key = {o.key: o for _, o in scored}
+        return by_key[self.pick({o.key: v for v, o in scored})]
 
     # --- beliefs ---------------------------------------------------------------------------
 
+    def prior_pv(self, st: State, c: Combatant) -> int:
+        """The PV max of an enemy of unknown type: the mean PV max of the AI's own people."""
+        own = [o.max_pv for o in st.combatants.values() if o.side != c.side and o.max_pv is not None]
+        return round(sum(own) / len(own)) if own else figure_value()
+
     def believed_pv(self, st: State, c: Combatant) -> int:
-        """Its PV if known; else the mean PV max of the AI's own people, less what it was seen to lose."""
+        """Its PV if known; else its prior PV max, less what it was seen to lose."""
         if c.pv is not None:
             return c.pv
-        own = [o.max_pv for o in st.combatants.values() if o.side != c.side and o.max_pv is not None]
-        prior = round(sum(own) / len(own)) if own else 15
+        prior = self.prior_pv(st, c)
         for e in self.seen:
             if e.kind in ("damaged", "healed") and e.data.get("figure") == c.id and e.data.get("gauge") == "pv":
                 prior += e.data["amount"] if e.kind == "healed" else -e.data["amount"]
         return max(prior, 1) if c.conscious else min(prior, 0)
 
+    def believed(self, st: State, c: Combatant) -> tuple[int, int]:
+        return self.believed_pv(st, c), c.max_pv if c.max_pv is not None else self.prior_pv(st, c)
+
+    def health(self, st: State, c: Combatant) -> float:
+        pv, whole = self.believed(st, c)
+        return max(0, pv) / whole if whole else 1.0
+
     def side_pv(self, st: State, side: int) -> int:
         return sum(max(0, self.believed_pv(st, c)) for c in st.side_of(side) if c.present)
+
+    def lead(self, st: State, side: int) -> int:
+        """The points ``side`` would be ahead by if the battle ended now, as it believes them."""
+        score = points(st, lambda c: self.believed(st, c)).points
+        return score[side] - score[1 - side]
 
     # --- the ground -----------------------------------------------------------------------
 
     def strike_value(self, st: State, o: Option) -> float:
-        """Expected damage, with a bonus for the chance of putting the target out of the fight."""
+        """Expected damage, with a bonus for the chance of putting the target out of the fight, worth more
+        on a target already hurt (focus fire)."""
         c, t = st.fig(o.figure), st.fig(o.target)
         w = act.weapon(o.value)
         if not t.conscious:
             return 0.5 if st.objective == "capture" else 1.0
-        hit = success_chance(act.to_hit_bonus(st, c, t, o.value, o.action == "hold_back"), t.initiative)
-        crit = critical_chance()
-        pv = self.believed_pv(st, t)
-        value = 0.0
-        for weight, is_crit in ((hit - crit, False), (crit, True)):
-            dist = damage_dist(w["damage"], is_crit)
-            value += float(weight) * (float(mean(dist)) + 12 * float(sum(p for v, p in dist.items() if v >= pv)))
+        bonus = act.to_hit_bonus(st, c, t, o.value, o.action == "hold_back")
+        value = self.blow(w, bonus, t.initiative, self.believed_pv(st, t)) * self.worth(self.health(st, t))
         if w["firearm"]:
             value -= 0.5
         return value
 
-    def tile_value(self, st: State, c: Combatant, tile, weapon_id: str | None, sight: bool = True) -> float:
-        """Melee: close in, best beside an enemy. Ranged: enemies in range and sight, cover, nobody at arm's
-        length. ``sight`` False scores range alone, to pick the few tiles worth a line of sight."""
+    # --- the threat map ---------------------------------------------------------------------
+
+    def pair(self, c: Combatant, test: str) -> int:
+        """A test's two characteristics; an unknown CON (an enemy of a type not learnt) taken at the
+        roster's mean."""
+        roster = data()["roster"].values()
+        guess = sum(k["CON"] for k in roster) // len(roster)
+        return sum(c.traits[t] if c.traits[t] is not None else guess for t in data()["tests"][test])
+
+    @staticmethod
+    def blow(w: dict, bonus: int, difficulty: int, pv: int) -> float:
+        """A blow's worth: its expected damage, and ``KNOCKOUT`` for the chance it puts a target of ``pv``
+        out of the fight."""
+        hit, crit = success_chance(bonus, difficulty), critical_chance()
+        value = 0.0
+        for weight, is_crit in ((hit - crit, False), (crit, True)):
+            dist = damage_dist(w["damage"], is_crit)
+            value += float(weight) * (float(mean(dist)) + KNOCKOUT * float(sum(p for v, p in dist.items() if v >= pv)))
+        return value
+
+    def harm(self, st: State, a: Combatant, b: Combatant, wid: str) -> float:
+        """What a blow of ``a`` on ``b`` with ``wid`` is worth, in the open (0 for an empty gun): one that
+        would knock a wounded ``b`` out is worth more to ``a``, and more for ``b`` to stay away from."""
+        w = act.weapon(wid)
+        if w["firearm"] and a.pe < w["pe"]:
+            return 0.0
+        return self.blow(w, self.pair(a, w["type"]), b.initiative, self.believed_pv(st, b))
+
+    def threats(self, st: State, c: Combatant) -> list[Threat]:
+        """Each standing enemy as a danger to ``c``: each weapon it holds or carries, as far as it reaches
+        (a line of sight needed for a shot), and as far as it may move first."""
+        out = []
+        for e in act.enemies(st, c):
+            if not e.conscious:
+                continue
+            for wid in {w for w in act.strike_weapons(e) + ([e.carried] if e.carried else [])}:
+                w = act.weapon(wid)
+                melee = w["type"] == "melee"
+                out.append(Threat(e.tile, self.harm(st, e, c, wid), 1.5 if melee else w["range"], e.mov,
+                                  sighted=not melee))
+        return out
+
+    def answer(self, st: State, c: Combatant) -> float:
+        """The harm ``c``'s side can answer with around it: its own and its standing allies' best blow
+        within ten pas on the nearest enemy."""
         foes = [e for e in act.enemies(st, c) if e.conscious]
         if not foes:
             return 0.0
+        total = 0.0
+        for a in [c] + [a for a in act.allies(st, c) if a.conscious and space.distance(a.tile, c.tile) <= 10]:
+            e = min(foes, key=lambda f: space.distance(f.tile, a.tile))
+            total += max((self.harm(st, a, e, wid) for wid in act.strike_weapons(a)), default=0.0)
+        return total
+
+    def plan(self, st: State, c: Combatant) -> Plan:
+        found = self._plans.get(c.id)
+        if found is None:
+            sight = self.sight(st.battlefield)
+            grid = self.threat_map(self.threats(st, c), sight, sight.cover)
+            round_ = st.fight.round if st.fight is not None else 0
+            posture = self.posture(self.lead(st, c.side), figure_value(), round_, st.max_turns)
+            caution = self.caution(self.health(st, c), grid.danger(c.tile), self.answer(st, c), posture)
+            objectives = self.objectives(self.observation, c.side, OBJECTIVE_VALUE * posture.drive, round_)
+            found = self._plans[c.id] = Plan(grid, caution, objectives, posture.drive)
+        return found
+
+    def tile_value(self, st: State, c: Combatant, tile, weapon_id: str | None, sight: bool = True) -> float:
+        """Melee: close in, best beside an enemy. Ranged: enemies in range and sight, cover, nobody at arm's
+        length. Either way less the danger the enemy threatens there, plus the objectives' pull. ``sight``
+        False scores range alone, to pick the few tiles worth a line of sight."""
+        foes = [e for e in act.enemies(st, c) if e.conscious]
+        if not foes:
+            return 0.0
+        plan = self.plan(st, c)
+        value = plan.objectives.pull(tile) - (EXPOSURE * plan.caution * plan.threats.danger(tile) if sight else 0.0)
         w = act.weapon(weapon_id) if weapon_id else act.weapon(data()["bare_hands"])
         near = min(space.distance(tile, e.tile) for e in foes)
         if w["type"] == "melee" or (w["firearm"] and c.pe < w["pe"]):
-            return -near + (3 if any(act.melee_reach(st, tile, e.tile) for e in foes) else 0)
+            return value - plan.drive * near + (3 if any(act.melee_reach(st, tile, e.tile) for e in foes) else 0)
         bf = st.battlefield
-        score = 1.0 if bf.cover[tile[1], tile[0]] else 0.0
+        value += 1.0 if bf.cover[tile[1], tile[0]] else 0.0
         for e in foes:
             if space.within(tile, e.tile, w["range"]) and (not sight or space.line_of_sight(bf, tile, e.tile)):
-                score += 3
+                value += 3
             if space.adjacent(tile, e.tile):
-                score -= 2
-        return score - 0.05 * near
+                value -= 2
+        return value - 0.05 * near
 
     def best_tile(self, st: State, c: Combatant, moves: list[Option]) -> tuple[float, Option]:
-        """The best tile to move to; lines of sight are traced only from the most promising few."""
+        """The best tile to move to; lines of sight and danger are worked out only for the most promising
+        few (more at the hard level), and for the safest few when the combatant is wounded or outmatched."""
+        k = self.foresight(SIGHT_CHECKS)
         rough = sorted(((self.tile_value(st, c, o.tile, c.weapon, False), i) for i, o in enumerate(moves)),
-                       reverse=True)[:SIGHT_CHECKS]
-        return max((self.tile_value(st, c, moves[i].tile, c.weapon), -i, moves[i]) for _, i in rough)[::2]
+                       reverse=True)[:k]
+        shortlist = {i for _, i in rough}
+        plan = self.plan(st, c)
+        if plan.caution > WARY * self.level.caution:
+            shortlist |= set(sorted(range(len(moves)), key=lambda i: plan.threats.danger(moves[i].tile))[:k])
+        scored = [(self.tile_value(st, c, moves[i].tile, c.weapon), moves[i]) for i in sorted(shortlist)]
+        chosen = self.best(scored)
+        return next(v for v, o in scored if o is chosen), chosen
 
     def on_action(self, st: State, d: Decision) -> Option:
         if d.figure in st.transports:

@@ -3,13 +3,13 @@ PV and the thresholds of consciousness and death (5.9, 5.10), and how a fight or
 (5.2, 5.16.6, 5.16.8)."""
 from __future__ import annotations
 
-from fractions import Fraction
 from itertools import groupby
 from typing import Callable
 
 from ...engine import events as ev
 from ...engine.events import Event
-from .model import (AERIAL, CAPTURED, DEAD, DESTROYED, FLED, GROUND, LOST, UNCONSCIOUS, UP, Combatant, Fight,
+from ...engine.objectives import TURN_LIMIT, Piece, Score, score
+from .model import (CAPTURED, DEAD, DESTROYED, FLED, FLYING, GROUND, LOST, UNCONSCIOUS, UP, Combatant, Fight,
                     Game, State, data)
 
 
@@ -242,14 +242,32 @@ def end_boarding(game: Game, success: bool, reason: str) -> None:
         finish(game, boarded.side, "boarders_lost", "5.16.6")
 
 
+def figure_value() -> int:
+    """A standard combatant's PV max, the measure an objective's worth counts in: 10 + the roster's mean
+    CON, rounded down."""
+    d = data()
+    cons = [k["CON"] for k in d["roster"].values()]
+    return d["pools"]["pv_base"] + sum(cons) // len(cons)
+
+
+def points(st: State, believed: Callable[[Combatant], tuple[int, int]] | None = None) -> Score:
+    """The project default at the turn limit (docs/rules-voyageurs.md): PV taken from the enemy's
+    combatants (a combatant's whole PV max once unconscious, dead, captured or lost) and from its
+    transports' hull (the whole hull once destroyed or captured), plus the map's objectives held by
+    combatants standing on them. ``believed`` gives a combatant's (PV, PV max) as a side estimates them
+    when it does not know them (the AI); by default they are read from the state."""
+    pieces = []
+    for c in st.combatants.values():
+        pv, whole = believed(c) if believed is not None else (c.pv, c.max_pv)
+        lost = whole - max(0, min(whole, pv)) if c.status in (UP, FLED) else whole
+        pieces.append(Piece(c.side, c.tile if c.conscious else None, whole, lost))
+    for t in st.transports.values():
+        lost = t.max_pv - max(0, t.pv) if t.status in (FLYING, FLED) else t.max_pv
+        pieces.append(Piece(t.side, None, t.max_pv, lost))
+    return score(st.battlefield, pieces, figure_value())
+
+
 def time_up(game: Game) -> None:
-    """The turn limit (project default): more conscious combatants on the ground, or the larger share of
-    structure left in the air, wins; equal is a draw."""
-    st = game.state
-    if st.mode == AERIAL:
-        share = {s: sum((Fraction(max(0, t.pv), t.max_pv) for t in st.transports.values()
-                         if t.side == s and t.flying), Fraction(0)) for s in (0, 1)}
-    else:
-        share = {s: sum(1 for c in st.side_of(s) if c.conscious) for s in (0, 1)}
-    winner = None if share[0] == share[1] else (0 if share[0] > share[1] else 1)
-    finish(game, winner, "time", "4.2")
+    """The turn limit: the side with more points wins (engine/objectives.py); equal is a draw."""
+    result = points(game.state)
+    finish(game, result.winner, TURN_LIMIT, "4.2")

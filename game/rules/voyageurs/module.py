@@ -7,9 +7,13 @@ from pathlib import Path
 
 from ...engine.battlefield import Battlefield
 from ...engine.deploy import deploy
+from ...engine.objectives import TURN_LIMIT
+from ...engine.objectives import overlays as objective_overlays
+from ...engine.objectives import panel as objective_panel
 from ...engine.protocol import Army, Outcome, RuleModule, Words
 from ...errors import RulesError
 from . import flow, views
+from .fight import points
 from .model import AERIAL, DEAD, GROUND, UNCONSCIOUS, UP, DATA_FILE, Fight, Game, State, data
 from .odds import odds
 from .setup import (aerial_problems, build_combatant, build_transport, free_names, is_transport, map_objects,
@@ -118,6 +122,9 @@ class Voyageurs(RuleModule):
             details.append(Words(f"result.combatant.{c.status}", side=c.side, name=c.name,
                                  pv=c.pv if told else None, max=c.max_pv if told else None,
                                  pe=c.pe, max_pe=c.max_pe))
+        if state.reason == TURN_LIMIT and all(state.knows(side, c) for side in self.sides
+                                              for c in state.combatants.values()):
+            details += points(state).lines()      # the points would tell an untold PV max (5.15)
         return Outcome(state.winner, state.reason, tuple(details))
 
     # --- what each side sees ---------------------------------------------------------------
@@ -126,7 +133,11 @@ class Voyageurs(RuleModule):
         return views.figures(state, viewer)
 
     def panels(self, state: State, viewer: int | None):
-        return views.panels(state, viewer)
+        found = objective_panel(state.battlefield, self.figures(state, viewer))
+        return views.panels(state, viewer) + ([found] if found else [])
+
+    def overlays(self, state: State, viewer: int | None):
+        return objective_overlays(state.battlefield)
 
     def objects(self, state: State, viewer: int | None):
         return views.objects(state)
@@ -157,7 +168,7 @@ class Voyageurs(RuleModule):
     def tactical_ai(self, seed: int, level: str = "normal"):
         from .ai import VoyageursAI
 
-        return VoyageursAI(seed)
+        return VoyageursAI(seed, level)
 
     # --- checks ----------------------------------------------------------------------------
 
