@@ -4,6 +4,7 @@ from __future__ import annotations
 import unicodedata
 
 LONGEST_PLACE = 300       # characters of a place shown in a message (a path may be far longer)
+LONGEST_MESSAGE = 2000    # characters of a message, which may quote a value read from a file
 
 
 def printable(text, limit: int | None = None) -> str:
@@ -25,7 +26,7 @@ class EscarmoucheError(Exception):
 
     def __init__(self, place: str, message: str):
         self.place = printable(place, LONGEST_PLACE)
-        self.message = " ".join(printable(message).split())
+        self.message = " ".join(printable(message, LONGEST_MESSAGE).split())
         super().__init__(f"{self.place}: {self.message}" if self.place else self.message)
 
 

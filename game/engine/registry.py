@@ -7,7 +7,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from ..errors import RulesError
+from ..errors import RulesError, printable
 
 _REGISTERED: dict[str, str] = {}
 
@@ -25,6 +25,6 @@ def rules_ids() -> list[str]:
 def rules_named(rules_id: str) -> Any:
     """A fresh instance of the module registered as ``rules_id``."""
     if rules_id not in _REGISTERED:
-        raise RulesError("--rules", f"unknown rule system '{rules_id}'; choose one of: {', '.join(rules_ids())}")
+        raise RulesError("--rules", f"unknown rule system '{printable(rules_id, 80)}'; choose one of: {', '.join(rules_ids())}")
     module_name, cls_name = _REGISTERED[rules_id].split(":")
     return getattr(import_module(module_name), cls_name)()

@@ -257,10 +257,12 @@ class UI:
         font, lines, line = self.font(size), [], ""
         words = []
         for word in text.split():
-            while font.size(word)[0] > width and len(word) > 1:
-                cut = max(1, len(word) - 1)
-                while cut > 1 and font.size(word[:cut])[0] > width:
-                    cut -= 1
+            while len(word) > 1 and font.size(word[:width + 1])[0] > width:    # no letter is under a pixel wide
+                fits, cut = 1, min(len(word), width + 1)      # the longest head within the line, halving
+                while cut - fits > 1:
+                    mid = (fits + cut) // 2
+                    fits, cut = (mid, cut) if font.size(word[:mid])[0] <= width else (fits, mid)
+                cut = fits
                 slash = word.rfind("/", 0, cut)
                 cut = slash + 1 if slash > 0 else cut
                 words.append(word[:cut])

@@ -20,3 +20,29 @@ def test_text_with_a_lone_surrogate_is_measured_clipped_wrapped_and_drawn(app):
 def test_plain_text_is_drawn_unchanged(app):
     font = app.ui.font(18)
     assert font.size("Sauvegardé : é") == pygame.font.Font(None, app.ui.s(18)).size("Sauvegardé : é")
+
+
+def test_a_word_longer_than_many_lines_is_cut_with_work_bounded_by_the_lines_not_its_length(app):
+    """Found by the long monkey: a save naming a rule system of 100,000 letters put that name in the
+    error band, and cutting it one letter at a time hung the window."""
+    font = app.ui.font(20)
+    measured = []
+    size = font.size
+    font.size = lambda text: (measured.append(len(text)), size(text))[1]
+    word = "r" * 100_000
+    lines = app.ui.wrap(word, 20, 300)
+    del font.size
+    assert "".join(lines) == word and all(size(line)[0] <= 300 for line in lines)
+    assert sum(measured) < 40 * 301 * len(lines)      # a few halvings of one line's letters per line
+
+
+def test_an_error_quoting_a_huge_value_stays_one_readable_line():
+    from game.errors import LONGEST_MESSAGE, SaveError
+    from game.engine.registry import rules_named
+
+    e = SaveError("save.json", "the value " + "9" * 1_000_000 + " is too big")
+    assert len(e.message) <= LONGEST_MESSAGE and e.message.endswith("is too big")
+    try:
+        rules_named("r" * 100_000)
+    except Exception as err:
+        assert len(str(err)) < 400
