@@ -62,7 +62,7 @@ def build_parser(name_maps: bool = True) -> argparse.ArgumentParser:
     such help skips that look at the disk and its imports)."""
     from . import __version__
     from .ai import AI_LEVELS, AI_NAMES
-    from .ui.anim import KINDS as ANIMATIONS
+    from .ui import ANIMATIONS
     from .rules import names
 
     p = _Parser(prog="escarmouche", description="Tactical skirmish on Tiled battlefields. "

@@ -14,6 +14,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from . import ANIMATIONS
+
 STEP_SECONDS = 0.12         # one tile of a walk: slow enough to follow the path
 WALK_MOST = 1.6
 SEQUENCE_MOST = 5.0         # a long answer (a blast on a crowd) plays faster rather than longer
@@ -26,7 +28,7 @@ TIMING = {"shot": (0.5, 0.4), "lunge": (0.45, 0.4), "throw": (0.9, 0.9), "blast"
           "trap": (0.7, 0.5), "puff": (0.7, 0.45), "wound": (FLOAT_SECONDS, 0.3), "heal": (FLOAT_SECONDS, 0.3),
           "death": (0.8, 0.5), "dice": (0.45, 0.35)}
 FIGURE_KINDS = ("walk", "lunge", "wound", "heal", "death")      # the clips that change how their figure looks
-KINDS = ("walk", "shot", "lunge", "throw", "blast", "trap", "puff", "wound", "heal", "death", "dice")
+KINDS = ANIMATIONS
 
 
 @dataclass
