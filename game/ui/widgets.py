@@ -41,12 +41,12 @@ class Font(pygame.font.Font):
 
 
 def _drawable(text):
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return printable(text)
-    except AttributeError:              # bytes or None, as pygame takes them
-        pass
+    """Text the font can take: a str with a lone surrogate escaped; bytes or None as pygame takes them."""
+    if isinstance(text, str) and not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return printable(text)
     return text
 
 
