@@ -24,9 +24,10 @@ def match_on(state) -> Match:
     return m
 
 
-def legal(state, decision=None) -> str:
+def legal(state, decision=None, level="hard") -> str:
+    """The AI's answer at the level that plays its scores as they are (normal hesitates between close ones)."""
     decision = decision or state.steps.waiting
-    key = KolapsAI(0).choose(match_on(state).observe(decision.side), decision)
+    key = KolapsAI(0, level).choose(match_on(state).observe(decision.side), decision)
     assert decision.option(key) is not None, (decision.kind, key)
     return key
 
