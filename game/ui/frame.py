@@ -20,13 +20,16 @@ CELL = 32       # the covers are cut in squares this size, and only the squares 
 
 class LiveFrame:
     """``picture`` None: a frame already on the screen and not kept (the next frame is drawn afresh).
-    ``below``: the screen as it was when the live areas were left out, to tell what was drawn over them."""
+    ``below``: the screen as it was when the live areas were left out, to tell what was drawn over them.
+    ``over``: drawn whole over the kept screen each frame after the live areas, registering its own
+    widgets after those the frame kept (while the camera glides, the map and the boxes over it)."""
 
     def __init__(self, picture: pygame.Surface | None, ui, below: pygame.Surface | None = None,
-                 sprites: list[tuple[pygame.Rect, Draw]] = ()):
+                 sprites: list[tuple[pygame.Rect, Draw]] = (), over: Draw | None = None):
         self.picture = picture
         self.widgets = (list(ui.buttons), list(ui.drawn), list(ui.scrolls))     # what it registered and drew
         self.sprites = [(rect, draw, _covers(picture, below, rect)) for rect, draw in sprites if rect.w and rect.h]
+        self.over = over
 
     def show(self, surface: pygame.Surface, ui) -> None:
         """Put the frame on ``surface``, draw its live areas and register its widgets again."""
@@ -42,6 +45,8 @@ class LiveFrame:
                 surface.set_clip(clip)
                 for at, cover in covers:
                     surface.blit(cover, at)
+        if self.over is not None:
+            self.over(surface)
 
 
 def _covers(picture: pygame.Surface, below: pygame.Surface, rect: pygame.Rect) -> list[tuple[tuple[int, int], pygame.Surface]]:
