@@ -51,7 +51,8 @@ class LiveFrame:
 
 def _covers(picture: pygame.Surface, below: pygame.Surface, rect: pygame.Rect) -> list[tuple[tuple[int, int], pygame.Surface]]:
     """The pixels of ``picture`` in ``rect`` that differ from ``below``, opaque (transparent elsewhere),
-    as views of one picture cut in CELL×CELL squares, one for each square where any differs."""
+    as views of one picture: the CELL×CELL squares where any differs, joined in rectangles (a box
+    over the map is one blit, not one per square)."""
     rect = rect.clip(picture.get_rect())
     if not rect.w or not rect.h:
         return []
@@ -67,11 +68,29 @@ def _covers(picture: pygame.Surface, below: pygame.Surface, rect: pygame.Rect) -
     alpha[...] = changed * np.uint8(255)
     del alpha
     out = []
-    for i, j in zip(*np.nonzero(squares)):
-        x, y = int(i) * CELL, int(j) * CELL
-        piece = pygame.Rect(x, y, min(CELL, w - x), min(CELL, h - y))
+    for i0, j0, i1, j1 in _rectangles(squares):
+        x, y = i0 * CELL, j0 * CELL
+        piece = pygame.Rect(x, y, min(i1 * CELL, w) - x, min(j1 * CELL, h) - y)
         out.append(((rect.left + x, rect.top + y), cover.subsurface(piece)))
     return out
+
+
+def _rectangles(squares: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """The true squares of a (columns, rows) grid as rectangles (i0, j0, i1, j1), ends excluded: the runs
+    of each row, a run joined to the one above it when they span the same columns."""
+    done, open_runs = [], {}
+    for j in range(squares.shape[1]):
+        column = np.concatenate(([False], squares[:, j], [False]))
+        edges = np.flatnonzero(column[1:] != column[:-1])
+        runs = {(int(a), int(b)): j for a, b in zip(edges[::2], edges[1::2])}
+        for run, top in open_runs.items():
+            if run in runs:
+                runs[run] = top
+            else:
+                done.append((run[0], top, run[1], j))
+        open_runs = runs
+    done += [(a, top, b, squares.shape[1]) for (a, b), top in open_runs.items()]
+    return done
 
 
 def _differ(picture: pygame.Surface, below: pygame.Surface, rect: pygame.Rect) -> np.ndarray:
