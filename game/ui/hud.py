@@ -737,7 +737,7 @@ class BattleDrawing:
         gap = ui.s(6)
         end_w = max(ui.s(140), ui.font(18).size(action_label(end.action))[0] + ui.s(56)) if end is not None else 0
         room = w - ui.s(16) - (end_w + ui.s(12) if end is not None else 0)
-        labels = [action_label(a) + (f" ×{len(groups[a])}" if len(groups[a]) > 1 else "") for a in actions]
+        labels = [action_label(a) + bar_count(groups[a]) for a in actions]
         rows, bw, stacked = 1, ui.s(110), False
         for rows in (1, 2, 3):
             per = max(1, math.ceil(len(actions) / rows))
@@ -776,7 +776,7 @@ class BattleDrawing:
         placed, end_rect, stacked = self.bar_plan
         for i, (action, rect) in enumerate(placed):
             opts = groups[action]
-            count = f" ×{len(opts)}" if len(opts) > 1 else ""
+            count = bar_count(opts)
             label = action_label(action) + ("" if stacked else count)
             tip = tr(f"tip.{action}", action_label(action))
             if len(opts) == 1 and self.points_at(d, opts[0]) is None:
@@ -975,6 +975,12 @@ def marker_label(marker: Marker) -> str:
     """A state marker in the module's words, its parameters filled in (words among them translated)."""
     params = {k: term(v) if isinstance(v, str) else v for k, v in marker.params}
     return tr(f"marker.{marker.key}", marker.key.replace("_", " "), **params)
+
+
+def bar_count(options) -> str:
+    """" ×3" beside an action that may pick among several figures; nothing where it picks a tile (a
+    grenade aimed at any of 114 tiles is one action to the player)."""
+    return f" ×{len(options)}" if len(options) > 1 and all(o.target for o in options) else ""
 
 
 def term(value: str) -> str:
