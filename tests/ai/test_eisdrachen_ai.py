@@ -195,3 +195,14 @@ def test_the_ai_answers_the_same_whatever_the_enemy_hides_in_a_played_battle():
             asked += 1
         match.answer(match.ask(players[d.side]))
     assert asked > 20
+
+
+def test_hard_always_shoots_the_slightly_wounded_enemy_where_normal_hesitates_but_never_on_a_clear_choice():
+    """One wound on a Soldat makes a shot at it worth a third of a PV more (focus fire): within normal's
+    margin (a quarter of SCALE, half a PV), beyond hard's; a Soldat at 2 PV is a clear choice for both."""
+    def picks(level, pv):
+        s = build(unit("a", 0, (0, 0), loadout="rifleman"), unit("hurt", 1, (0, 6), pv=pv), unit("whole", 1, (8, 0)))
+        return {EisdrachenAI(seed, level).choose(seen_by(s, 0), RULES.pending(s)) for seed in range(30)}
+    assert picks("hard", 4) == {"shoot:hurt"}
+    assert picks("normal", 4) == {"shoot:hurt", "shoot:whole"}
+    assert picks("normal", 2) == picks("hard", 2) == {"shoot:hurt"}
