@@ -80,7 +80,7 @@ class Sight:
 
 
 class MordgraveAI(Tactician):
-    SCALE = 1.0
+    SCALE = 2.0             # between a difficulty and a wound: the level's margin and blur are shares of it
 
     def __init__(self, seed: int = 0, level: str = "normal"):
         super().__init__(seed, level)
