@@ -36,7 +36,7 @@ AMBUSH = 0.45
 
 
 class KolapsAI(Tactician):
-    SCALE = 0.5
+    SCALE = CRITICAL_VALUE      # a critical hit: the level's margin and blur are shares of it
 
     def __init__(self, seed: int = 0, level: str = "normal"):
         super().__init__(seed, level)
