@@ -145,6 +145,7 @@ class BattleScene(BattleDrawing):
         self._wrapped: list[tuple] = []
         self._log_layout: dict[tuple, list[tuple]] = {}
         self._header_key = None
+        self._token_pictures: dict[tuple, tuple] = {}
         self._header_height = 0
         self.finished_at: float | None = None
         self._events = 0

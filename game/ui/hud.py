@@ -10,6 +10,7 @@ import time
 from fractions import Fraction
 from string import Formatter
 
+import numpy as np
 import pygame
 
 from ..engine import space
@@ -199,14 +200,27 @@ class BattleDrawing:
             return drawn
         if pulse is not None:
             pygame.draw.circle(surface, (255, 230, 90), (cx, cy), r + 4 + int(3 * pulse), 3)
-        elif selectable:
+        ring = selectable and pulse is None
+        flash = tl.flash(f.id)
+        if flash is not None:
+            return drawn.union(self.draw_token(surface, f, cx, cy, r, ring, flash))
+        picture, (dx, dy), spots = self.token_picture(f, r, ring)
+        surface.blit(picture, (cx + dx, cy + dy))
+        self.badge_spots += [(spot.move(cx, cy), f, m) for spot, m in spots]
+        return drawn.union(picture.get_rect(topleft=(cx + dx, cy + dy)))
+
+    def draw_token(self, surface: pygame.Surface, f, cx: int, cy: int, r: int, ring: bool, flash) -> pygame.Rect:
+        """A standing figure's token, its gauges and badges at (cx, cy), with the ring of a figure that may
+        be chosen and the glow of a wound or a healing; returns what it covers."""
+        cell = self.view.cell
+        drawn = pygame.Rect(cx - r - 8, cy - r - 8, 2 * r + 17, 2 * r + 17)
+        if ring:
             pygame.draw.circle(surface, (255, 255, 255), (cx, cy), r + 4, 1)
         token = self.sprites.token(self.art.kind(f.kind), f.side, r, spent=f.marked("activated"))
         if f.marked("hidden"):          # seen by its own side only: drawn faint
             token.set_alpha(140)
         surface.blit(token, token.get_rect(center=(cx, cy)))
         token.set_alpha(255)
-        flash = tl.flash(f.id)
         if flash is not None:
             glow = pygame.Surface((2 * r + 2, 2 * r + 2), pygame.SRCALPHA)
             pygame.draw.circle(glow, (*flash, 150), (r + 1, r + 1), r)
@@ -219,6 +233,39 @@ class BattleDrawing:
         if cell >= 24:
             drawn.union_ip(self.draw_badges(surface, f, cx, cy - r + max(4, r // 2), r))
         return drawn
+
+    def token_picture(self, f, r: int, ring: bool) -> tuple[pygame.Surface, tuple[int, int], list]:
+        """A standing figure as one picture, kept while it looks the same: (picture, its top left from the
+        figure's centre, its badges' spots from the centre). Drawn once on black and once on white, the
+        two give each pixel's colour and how opaque it is, so the picture blitted over the map is what
+        drawing it there piece by piece gives (a figure is a dozen blits and shapes, a picture one blit)."""
+        key = (f.kind, f.side, r, ring, f.facing, repr(f.gauges), repr(f.markers), self.view.cell, language())
+        kept = self._token_pictures.get(key)
+        if kept is not None:
+            return kept
+        ui = self.app.ui
+        half = 2 * r + 8 * max(16, int(self.view.cell * 0.55))
+        spots, drawn = len(self.badge_spots), len(ui.drawn)
+        canvases = []
+        for background in ((0, 0, 0), (255, 255, 255)):
+            canvas = pygame.Surface((2 * half, 2 * half))
+            canvas.fill(background)
+            covered = self.draw_token(canvas, f, half, half, r, ring, None).clip(canvas.get_rect())
+            canvases.append(canvas)
+        once = (len(self.badge_spots) - spots) // 2       # each of the two drawings pointed at its badges
+        found = [(spot.move(-half, -half), m) for spot, _, m in self.badge_spots[spots:spots + once]]
+        del self.badge_spots[spots:], ui.drawn[drawn:]     # drawn off the screen: nothing there to point at
+        black, white = (pygame.surfarray.pixels3d(c)[covered.left:covered.right, covered.top:covered.bottom].astype(np.int32)
+                        for c in canvases)
+        alpha = 255 - (white - black).max(axis=2).clip(0, 255)
+        colour = np.where(alpha[..., None] > 0, black * 255 // np.maximum(alpha, 1)[..., None], 0).clip(0, 255)
+        picture = pygame.Surface(covered.size, pygame.SRCALPHA)
+        pygame.surfarray.pixels3d(picture)[...] = colour.astype(np.uint8)
+        pygame.surfarray.pixels_alpha(picture)[...] = alpha.astype(np.uint8)
+        if len(self._token_pictures) > 4000:
+            self._token_pictures.clear()
+        kept = self._token_pictures[key] = (picture, (covered.x - half, covered.y - half), found)
+        return kept
 
     def draw_badges(self, surface: pygame.Surface, f, cx: int, bottom: int, r: int) -> pygame.Rect:
         """The figure's states as small pictures in a row over its token (a lettered badge for a state the
