@@ -239,8 +239,12 @@ class BattleDrawing:
         figure's centre, its badges' spots from the centre). Drawn once on black and once on white, the
         two give each pixel's colour and how opaque it is, so the picture blitted over the map is what
         drawing it there piece by piece gives (a figure is a dozen blits and shapes, a picture one blit)."""
-        key = (f.kind, f.side, r, ring, f.facing, repr(f.gauges), repr(f.markers), self.view.cell, language())
-        kept = self._token_pictures.get(key)
+        key = (f.kind, f.side, r, ring, f.facing, f.gauges, f.markers, self.view.cell, language())
+        try:
+            kept = self._token_pictures.get(key)
+        except TypeError:       # a marker's parameter that is not hashable (a list): its words stand for it
+            key = key[:5] + (repr(f.gauges), repr(f.markers)) + key[7:]
+            kept = self._token_pictures.get(key)
         if kept is not None:
             return kept
         ui = self.app.ui

@@ -206,6 +206,7 @@ def test_a_gliding_frame_is_what_a_full_redraw_shows(app):
 
 def test_a_figure_drawn_from_its_kept_picture_is_what_drawing_it_piece_by_piece_gives(app):
     scene, shooter = acting_scene(app)
+    scene.pulse = lambda: 0.5       # the active figure's ring, drawn live, the same in both pictures
     steps(app, 2)
 
     def screen() -> np.ndarray:
