@@ -320,23 +320,45 @@ class BattleDrawing:
         if o.side is not None and o.kind == "bubble":
             r, g, b = side_colour(o.side)
             fill, edge = (r, g, b, 45), (r, g, b)
-        cell = max(1, int(self.view.cell))
-        shade = pygame.Surface((cell, cell), pygame.SRCALPHA)
-        shade.fill(fill)
-        tiles = set(map(tuple, o.tiles))
-        for t in tiles:
-            rect = self.view.tile_rect(t)
-            surface.blit(shade, rect)
-            x, y = t           # outline the edge of the area: the sides with no neighbour inside it
-            for (dx, dy), a, b in (((0, -1), rect.topleft, rect.topright), ((0, 1), rect.bottomleft, rect.bottomright),
-                                   ((-1, 0), rect.topleft, rect.bottomleft), ((1, 0), rect.topright, rect.bottomright)):
-                if (x + dx, y + dy) not in tiles:
-                    pygame.draw.line(surface, edge, a, b, 2)
+        tiles = frozenset(map(tuple, o.tiles))
+        if tiles:
+            picture, corner = self.area_picture(tiles, fill, edge)
+            x, y = self.view.to_screen(*corner)
+            surface.blit(picture, (x - 1, y - 1))
         if o.kind == "bubble":
             for fid in o.figures:
                 f = self.figure(fid)
                 if f is not None and f.tile is not None:
                     pygame.draw.circle(surface, edge, self.view.tile_centre(f.tile), int(self.view.cell * 0.5), 2)
+
+    def area_picture(self, tiles: frozenset, fill, edge) -> tuple[pygame.Surface, tuple[int, int]]:
+        """An area of tiles shaded, its edge outlined (the sides with no neighbour inside it), as one
+        picture kept while the area and the zoom stay, with the tile at its top left corner; the picture
+        starts one pixel above and left of that tile, for the outline."""
+        cell = self.view.cell
+        key = (tiles, fill, edge, cell)
+        kept = self._area_pictures.get(key)
+        if kept is not None:
+            return kept
+        x0, y0 = min(x for x, _ in tiles), min(y for _, y in tiles)
+        x1, y1 = max(x for x, _ in tiles) + 1, max(y for _, y in tiles) + 1
+
+        def at(x, y) -> tuple[int, int]:
+            return int(round((x - x0) * cell)) + 1, int(round((y - y0) * cell)) + 1
+        picture = pygame.Surface((at(x1, y1)[0] + 2, at(x1, y1)[1] + 2), pygame.SRCALPHA)
+        for x, y in tiles:
+            (ax, ay), (bx, by) = at(x, y), at(x + 1, y + 1)
+            picture.fill(fill, (ax, ay, bx - ax, by - ay))
+        for x, y in tiles:
+            (ax, ay), (bx, by) = at(x, y), at(x + 1, y + 1)
+            for (dx, dy), a, b in (((0, -1), (ax, ay), (bx, ay)), ((0, 1), (ax, by), (bx, by)),
+                                   ((-1, 0), (ax, ay), (ax, by)), ((1, 0), (bx, ay), (bx, by))):
+                if (x + dx, y + dy) not in tiles:
+                    pygame.draw.line(picture, edge, a, b, 2)
+        if len(self._area_pictures) > 200:
+            self._area_pictures.clear()
+        kept = self._area_pictures[key] = (picture, (x0, y0))
+        return kept
 
     def draw_panels(self, surface: pygame.Surface) -> None:
         """The module's side panels and the figures that are not on the map, in the column left of it,
