@@ -54,7 +54,7 @@ class Level:
 
 
 LEVELS = {level.name: level for level in (
-    Level("easy", noise=0.5, margin=0.25, caution=0.3, focus=0.0, objectives=0.0, foresight=0.5, reads_score=False),
+    Level("easy", noise=0.25, margin=0.0, caution=0.3, focus=0.0, objectives=0.0, foresight=0.5, reads_score=False),
     Level("normal", noise=0.0, margin=0.25, caution=1.0, focus=0.5, objectives=1.0, foresight=0.5, reads_score=True),
     Level("hard", noise=0.0, margin=0.0, caution=1.0, focus=0.75, objectives=1.0, foresight=3.0, reads_score=True))}
 
