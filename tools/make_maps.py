@@ -553,7 +553,8 @@ def forest_village() -> Grid:
     m.g("mud", 12, 23, 13, 24)
     m.obj("objective", "The well", 22, 22, 4, 4, kind="control", worth=1, name_fr="Le puits")
     m.obj("objective", "West breakthrough", 0, 18, 1, 12, kind="exit", side=1, worth=1, name_fr="Percée à l'ouest")
-    m.obj("spawn", "Compagnie du loup", 1, 16, 3, 16, side=0)
+    m.f(None, 10, 16, 12, 27)                         # the companies deploy before the stream and the pond,
+    m.obj("spawn", "Compagnie du loup", 10, 16, 3, 12, side=0)   # 23 pas apart, so a battle meets by turn 2
     m.obj("exit", "Retraite ouest", 0, 18, 1, 12, side=0)
     m.mirror({"West breakthrough": "East breakthrough", "Percée à l'ouest": "Percée à l'est",
               "Compagnie du loup": "Gardes du village", "Retraite ouest": "Retraite est"})
