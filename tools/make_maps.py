@@ -482,7 +482,7 @@ def ruined_town() -> Grid:
     m.f("tree", 9, 15)
     m.g("mud", 6, 10, 7, 10)
     m.f("manhole", 6, 13)
-    m.f("crates", 3, 10)
+    m.f("crates", 6, 10)
     m.f("rubble", 10, 4)
     for _ in range(3):
         x, y = int(rng.integers(0, 12)), int(rng.integers(0, 24))
@@ -490,7 +490,8 @@ def ruined_town() -> Grid:
             m.g("dirt", x, y)
     m.obj("objective", "Market square", 11, 11, 2, 2, kind="control", worth=1, name_fr="Place du marché")
     m.obj("trap", "mine", 10, 12, owner=1, decoy=False)
-    m.obj("spawn", "Attaquants", 0, 8, 2, 6, side=0)
+    m.f(None, 2, 9, 4, 13)                            # each side deploys in front of its houses, 15 pas from
+    m.obj("spawn", "Attaquants", 2, 9, 3, 5, side=0)          # the other, so a battle meets in its first turns
     m.mirror({"medipack": "medipack", "grenades": "grenades", "mine": "mine", "Attaquants": "Défenseurs"})
     return m
 
