@@ -142,7 +142,10 @@ class BattleScene(BattleDrawing):
         self.camera_goal: tuple[float, float] | None = None
         self._steps_heard: dict[int, int] = {}
         self._wrap_key = None
-        self._wrapped: list[str] = []
+        self._wrapped: list[tuple] = []
+        self._log_layout: dict[tuple, list[tuple]] = {}
+        self._header_key = None
+        self._header_height = 0
         self.finished_at: float | None = None
         self._events = 0
         self._frame: LiveFrame | None = None
@@ -301,7 +304,7 @@ class BattleScene(BattleDrawing):
         self.refresh()
         before = {f.id: f for f in self.figs}
         try:
-            events = self.match.answer(option.key)
+            events = self.match.answer(option.key, undoable=by_human)   # only a person may take an answer back
         except EscarmoucheError as e:
             self.say(str(e), bad=True)
             return
@@ -758,30 +761,29 @@ class BattleScene(BattleDrawing):
         self._frame.show(surface, self.app.ui)
 
     def frame_key(self, surface: pygame.Surface):
-        """All the screen depends on, or None while the camera glides.
+        """All the screen depends on.
 
         Any input event changes it too, so only frames with no input and no answer reuse the last
         picture. While clips play, what they move is drawn live over it (``compose``), and a clip that
-        starts or a figure that starts or stops moving makes a new one. Something new drawn from a
-        clock must be named here.
+        starts or a figure that starts or stops moving makes a new one; while the camera glides, the
+        map is (``compose_gliding``). Something new drawn from a clock must be named here.
         """
-        if self.camera_goal is not None:
-            return None
         ui, now = self.app.ui, time.monotonic()
         moving = self.timeline.moving and self.timeline.involved()
+        camera = ("glide", self.camera_goal) if self.camera_goal is not None else self.view.centre
         return (surface.get_size(), ui.scale, ui.mouse, language(), self._events, self.version, self.viewer,
                 self.handover_to, id(self.decision), self.decision_id, self.group, id(self.chooser),
                 self.chooser_page, self.hover_tile, self.show_terrain, self.show_log,
                 tuple(id(n) for n in self.live_notices()), ui.pointing,
                 self.log_scroll, self.status if now < self.status_until else "", self.view.zoom,
-                self.view.centre, tuple(self.map_rect), self.fast_forward, self.app.settings.ai_speed,
+                camera, tuple(self.map_rect), self.fast_forward, self.app.settings.ai_speed,
                 id(self.last_ai), self.ai_thinking, self.timeline.batches, len(self.timeline.clips),
                 int(now * 3) % 4 if self.ai_thinking else 0,
                 tuple(sorted(self.app.settings.keys.items())), moving)
 
     def compose(self, surface: pygame.Surface, keep: bool = True) -> LiveFrame:
-        """Draw the whole screen; ``keep`` keeps it for the frames to come (not while the camera glides,
-        when the next frame is drawn afresh anyway)."""
+        """Draw the whole screen; ``keep`` keeps it for the frames to come (``frame_key`` None: the next
+        frame is drawn afresh anyway)."""
         ui = self.app.ui
         surface.fill(BG)
         if self.handover_to is not None:
@@ -790,22 +792,12 @@ class BattleScene(BattleDrawing):
             return LiveFrame(self.kept("picture", surface) if keep else None, ui)
         d = self.decision
         human = self.human_turn()
+        if keep and self.camera_goal is not None:
+            return self.compose_gliding(surface, d, human)
         with ui.layer("map"):       # the battlefield and what stands on it: labels there may crowd
-            overlays = []
-            if self.show_terrain:
-                if self.terrain_layer is None:
-                    self.terrain_layer = terrain_overlay(self.match.battlefield)
-                overlays.append(self.terrain_layer)
-            reach = self.reach_overlay(d) if human and d is not None else None
-            if reach is not None:
-                overlays.append(reach)
-            self.view.draw_map(surface, BG, overlays)
             clip = surface.get_clip()
             surface.set_clip(self.map_rect)
-            self.draw_overlays(surface)
-            if human and d is not None:
-                self.draw_targets(surface, d)
-            self.draw_tokens(surface)
+            self.draw_ground(surface, d, human)
             motion = keep and self.timeline.moving
             moving = self.timeline.involved() if motion else frozenset()
             live = self.draw_figures(surface, d, moving)
@@ -825,15 +817,62 @@ class BattleScene(BattleDrawing):
                     surface.blit(below, rect, rect)
                     sprites.append((rect, lambda target, one=[(f, selectable, True)]: self.draw_live(target, one)))
                 self.draw_action(surface)
-            if human and d is not None:
-                self.draw_hover(surface, d)
-            elif self.last_ai is not None and d is not None:
-                self.draw_ai_hint(surface)
+            self.draw_pointing(surface, d, human)
             surface.set_clip(clip)
+        self.draw_frame(surface, d, human)
+        self.draw_boxes(surface, d, human)
+        return LiveFrame(self.kept("picture", surface) if keep else None, ui, below, sprites)
+
+    def compose_gliding(self, surface: pygame.Surface, d: Decision | None, human: bool) -> LiveFrame:
+        """While the camera glides only the map moves: the header, log, bar and panels are kept, and the
+        map, what stands on it and the boxes over it are drawn each frame (``LiveFrame.over``)."""
+        self.draw_frame(surface, d, human)
+        ui = self.app.ui
+
+        def glide(target: pygame.Surface) -> None:
+            with ui.layer("map"):
+                clip = target.get_clip()
+                target.set_clip(self.map_rect)
+                self.draw_ground(target, d, human)
+                self.draw_live(target, self.draw_figures(target, d))
+                self.draw_action(target)
+                self.draw_pointing(target, d, human)
+                target.set_clip(clip)
+            self.draw_boxes(target, d, human)
+        return LiveFrame(self.kept("picture", surface), ui, over=glide)
+
+    def draw_ground(self, surface: pygame.Surface, d: Decision | None, human: bool) -> None:
+        """The battlefield under the figures: the map with its overlays, the targets offered, the tokens."""
+        overlays = []
+        if self.show_terrain:
+            if self.terrain_layer is None:
+                self.terrain_layer = terrain_overlay(self.match.battlefield)
+            overlays.append(self.terrain_layer)
+        reach = self.reach_overlay(d) if human and d is not None else None
+        if reach is not None:
+            overlays.append(reach)
+        self.view.draw_map(surface, BG, overlays)
+        self.draw_overlays(surface)
+        if human and d is not None:
+            self.draw_targets(surface, d)
+        self.draw_tokens(surface)
+
+    def draw_pointing(self, surface: pygame.Surface, d: Decision | None, human: bool) -> None:
+        """Over the figures: what the pointed tile would do, or what the AI just did."""
+        if human and d is not None:
+            self.draw_hover(surface, d)
+        elif self.last_ai is not None and d is not None:
+            self.draw_ai_hint(surface)
+
+    def draw_frame(self, surface: pygame.Surface, d: Decision | None, human: bool) -> None:
+        """What lies round the map: the header, the log, the action bar and the panels' column."""
         self.draw_top(surface, d)
         self.draw_log(surface)
         self.draw_bar(surface, d, human)
-        self.draw_panels(surface)       # then the boxes over the map, each placed off those before it
+        self.draw_panels(surface)
+
+    def draw_boxes(self, surface: pygame.Surface, d: Decision | None, human: bool) -> None:
+        """The boxes over the map, each placed off those before it."""
         if self.chooser and human:
             self.draw_chooser(surface)
         elif human and d is not None:
@@ -843,7 +882,6 @@ class BattleScene(BattleDrawing):
         self.draw_status(surface)
         self.draw_figure_info(surface)
         self.draw_hover_box(surface)
-        return LiveFrame(self.kept("picture", surface) if keep else None, ui, below, sprites)
 
     def kept(self, name: str, surface: pygame.Surface) -> pygame.Surface:
         """A copy of ``surface`` in a picture kept for reuse (a fresh full-screen surface costs

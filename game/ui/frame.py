@@ -20,13 +20,16 @@ CELL = 32       # the covers are cut in squares this size, and only the squares 
 
 class LiveFrame:
     """``picture`` None: a frame already on the screen and not kept (the next frame is drawn afresh).
-    ``below``: the screen as it was when the live areas were left out, to tell what was drawn over them."""
+    ``below``: the screen as it was when the live areas were left out, to tell what was drawn over them.
+    ``over``: drawn whole over the kept screen each frame after the live areas, registering its own
+    widgets after those the frame kept (while the camera glides, the map and the boxes over it)."""
 
     def __init__(self, picture: pygame.Surface | None, ui, below: pygame.Surface | None = None,
-                 sprites: list[tuple[pygame.Rect, Draw]] = ()):
+                 sprites: list[tuple[pygame.Rect, Draw]] = (), over: Draw | None = None):
         self.picture = picture
         self.widgets = (list(ui.buttons), list(ui.drawn), list(ui.scrolls))     # what it registered and drew
         self.sprites = [(rect, draw, _covers(picture, below, rect)) for rect, draw in sprites if rect.w and rect.h]
+        self.over = over
 
     def show(self, surface: pygame.Surface, ui) -> None:
         """Put the frame on ``surface``, draw its live areas and register its widgets again."""
@@ -42,11 +45,14 @@ class LiveFrame:
                 surface.set_clip(clip)
                 for at, cover in covers:
                     surface.blit(cover, at)
+        if self.over is not None:
+            self.over(surface)
 
 
 def _covers(picture: pygame.Surface, below: pygame.Surface, rect: pygame.Rect) -> list[tuple[tuple[int, int], pygame.Surface]]:
     """The pixels of ``picture`` in ``rect`` that differ from ``below``, opaque (transparent elsewhere),
-    as views of one picture cut in CELL×CELL squares, one for each square where any differs."""
+    as views of one picture: the CELL×CELL squares where any differs, joined in rectangles (a box
+    over the map is one blit, not one per square)."""
     rect = rect.clip(picture.get_rect())
     if not rect.w or not rect.h:
         return []
@@ -62,11 +68,29 @@ def _covers(picture: pygame.Surface, below: pygame.Surface, rect: pygame.Rect) -
     alpha[...] = changed * np.uint8(255)
     del alpha
     out = []
-    for i, j in zip(*np.nonzero(squares)):
-        x, y = int(i) * CELL, int(j) * CELL
-        piece = pygame.Rect(x, y, min(CELL, w - x), min(CELL, h - y))
+    for i0, j0, i1, j1 in _rectangles(squares):
+        x, y = i0 * CELL, j0 * CELL
+        piece = pygame.Rect(x, y, min(i1 * CELL, w) - x, min(j1 * CELL, h) - y)
         out.append(((rect.left + x, rect.top + y), cover.subsurface(piece)))
     return out
+
+
+def _rectangles(squares: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """The true squares of a (columns, rows) grid as rectangles (i0, j0, i1, j1), ends excluded: the runs
+    of each row, a run joined to the one above it when they span the same columns."""
+    done, open_runs = [], {}
+    for j in range(squares.shape[1]):
+        column = np.concatenate(([False], squares[:, j], [False]))
+        edges = np.flatnonzero(column[1:] != column[:-1])
+        runs = {(int(a), int(b)): j for a, b in zip(edges[::2], edges[1::2])}
+        for run, top in open_runs.items():
+            if run in runs:
+                runs[run] = top
+            else:
+                done.append((run[0], top, run[1], j))
+        open_runs = runs
+    done += [(a, top, b, squares.shape[1]) for (a, b), top in open_runs.items()]
+    return done
 
 
 def _differ(picture: pygame.Surface, below: pygame.Surface, rect: pygame.Rect) -> np.ndarray:

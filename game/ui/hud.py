@@ -606,11 +606,19 @@ class BattleDrawing:
         """Where the header's words and buttons go in a window ``w`` wide, on one row when they fit,
         else the words above the buttons (on as many lines as they need); its height."""
         ui = self.app.ui
-        gap, row = ui.s(6), ui.s(40)
         buttons = self.header_buttons()
-        widths = [max(ui.s(64), ui.font(18).size(b[0])[0] + ui.s(20)) for b in buttons]
         text, label = self.header_words(self.decision)
         tail = "..." if self.decision is not None and self.decision.side in self.ai_players else ""
+        key = (w, ui.scale, text, label, tail, [b[:1] + b[2:] for b in buttons])
+        if key != self._header_key:     # the same words and buttons are laid out the same way: once
+            self._header_key = key
+            self._header_height = self.lay_header(w, buttons, text, label, tail)
+        return self._header_height
+
+    def lay_header(self, w: int, buttons: list[tuple], text: str, label: str, tail: str) -> int:
+        ui = self.app.ui
+        gap, row = ui.s(6), ui.s(40)
+        widths = [max(ui.s(64), ui.font(18).size(b[0])[0] + ui.s(20)) for b in buttons]
         text_w = ui.font(22).size(text)[0]
         label_w = ui.font(20).size(label + tail)[0] if label else 0
         all_buttons = sum(widths) + gap * (len(widths) + 1)
@@ -676,29 +684,40 @@ class BattleDrawing:
         pygame.draw.rect(surface, (30, 32, 38), r)
         pygame.draw.line(surface, (70, 74, 84), r.topleft, r.bottomleft)
         head = ui.text(surface, tr("hud.log"), (r.x + ui.s(8), r.y + ui.s(6)), 20, ACCENT)
-        font = ui.font(16)
-        line_h = max(ui.s(16), font.get_linesize())
-        key = (len(self.log_lines), id(self.log_lines), r.w, ui.scale)
+        line_h = max(ui.s(16), ui.font(16).get_linesize())
+        key = (len(self.log_lines), id(self.log_lines), r.w, ui.scale, language())
         if key != self._wrap_key:
             self._wrap_key = key
+            size = (r.w - ui.s(16), ui.scale, language())
             pairs = list(zip(self.log_lines, self.log_sides))[-200:]
-            self._wrapped = [(part, log_colour(side)) for line, side in pairs
-                             for part in ui.wrap(line, 16, r.w - ui.s(16))]
+            laid = {(line, side, size): self._log_layout.get((line, side, size)) or self.lay_log_line(line, side, size[0])
+                    for line, side in pairs}
+            self._log_layout = laid
+            self._wrapped = [part for line, side in pairs for part in laid[line, side, size]]
         wrapped = self._wrapped
         top = head.bottom + ui.s(4)
         room = max(1, (r.bottom - top) // line_h)
         self.log_scroll = min(self.log_scroll, max(0, len(wrapped) - room))
         end = len(wrapped) - self.log_scroll
         shown = wrapped[max(0, end - room):end]
-        for i, (line, colour) in enumerate(shown):
+        for i, (line, colour, underlines, entry) in enumerate(shown):
             rect = ui.text(surface, line, (r.x + ui.s(8), top + i * line_h), 16, colour)
-            found = glossary.spans(line)
-            for start, stop, _ in found:
-                x0 = rect.x + font.size(line[:start])[0]
-                x1 = rect.x + font.size(line[:stop])[0]
-                pygame.draw.line(surface, MUTED, (x0, rect.bottom - 1), (x1, rect.bottom - 1), 1)
-            if found:
-                ui.hotspot(rect, lambda e=found[0][2].id: self.open_glossary(e), line)
+            for x0, x1 in underlines:
+                pygame.draw.line(surface, MUTED, (rect.x + x0, rect.bottom - 1), (rect.x + x1, rect.bottom - 1), 1)
+            if entry is not None:
+                ui.hotspot(rect, lambda e=entry: self.open_glossary(e), line)
+
+    def lay_log_line(self, line: str, side, width: int) -> list[tuple]:
+        """One line of the log cut to the log's width, each part with its colour, the spans of its rules
+        terms to underline (pixels from its left) and the glossary entry it opens; worked out once a line."""
+        ui = self.app.ui
+        font = ui.font(16)
+        parts = []
+        for part in ui.wrap(line, 16, width):
+            found = glossary.spans(part)
+            underlines = [(font.size(part[:start])[0], font.size(part[:stop])[0]) for start, stop, _ in found]
+            parts.append((part, log_colour(side), underlines, found[0][2].id if found else None))
+        return parts
 
     def open_glossary(self, entry: str) -> None:
         from .primer import PrimerScene
@@ -718,7 +737,7 @@ class BattleDrawing:
         gap = ui.s(6)
         end_w = max(ui.s(140), ui.font(18).size(action_label(end.action))[0] + ui.s(56)) if end is not None else 0
         room = w - ui.s(16) - (end_w + ui.s(12) if end is not None else 0)
-        labels = [action_label(a) + (f" ×{len(groups[a])}" if len(groups[a]) > 1 else "") for a in actions]
+        labels = [action_label(a) + bar_count(groups[a]) for a in actions]
         rows, bw, stacked = 1, ui.s(110), False
         for rows in (1, 2, 3):
             per = max(1, math.ceil(len(actions) / rows))
@@ -757,7 +776,7 @@ class BattleDrawing:
         placed, end_rect, stacked = self.bar_plan
         for i, (action, rect) in enumerate(placed):
             opts = groups[action]
-            count = f" ×{len(opts)}" if len(opts) > 1 else ""
+            count = bar_count(opts)
             label = action_label(action) + ("" if stacked else count)
             tip = tr(f"tip.{action}", action_label(action))
             if len(opts) == 1 and self.points_at(d, opts[0]) is None:
@@ -956,6 +975,12 @@ def marker_label(marker: Marker) -> str:
     """A state marker in the module's words, its parameters filled in (words among them translated)."""
     params = {k: term(v) if isinstance(v, str) else v for k, v in marker.params}
     return tr(f"marker.{marker.key}", marker.key.replace("_", " "), **params)
+
+
+def bar_count(options) -> str:
+    """" ×3" beside an action that may pick among several figures; nothing where it picks a tile (a
+    grenade aimed at any of 114 tiles is one action to the player)."""
+    return f" ×{len(options)}" if len(options) > 1 and all(o.target for o in options) else ""
 
 
 def term(value: str) -> str:

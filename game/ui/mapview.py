@@ -111,9 +111,18 @@ class MapView:
         offset)``; the composite is rebuilt when the camera, the viewport or a key changes.
         """
         vp = self.viewport
+        if not overlays:        # the base alone is one blit: composing it first would be two
+            clip = surface.get_clip()
+            surface.set_clip(vp.clip(clip))
+            surface.fill(background, vp)
+            self._draw_base(surface, (0, 0))
+            surface.set_clip(clip)
+            return
         key = (self.zoom, self.centre, tuple(vp), id(self.base), tuple(o.key for o in overlays))
         if key != self._composite_key or self._composite is None:
-            comp = pygame.Surface(vp.size)
+            comp = self._composite
+            if comp is None or comp.get_size() != vp.size:
+                comp = pygame.Surface(vp.size)
             comp.fill(background)
             offset = (-vp.x, -vp.y)
             self._draw_base(comp, offset)

@@ -157,3 +157,48 @@ def test_a_walking_figure_over_the_kept_screen_is_what_a_full_redraw_shows(app):
     scene.frame_key = lambda surface: None      # every frame composed afresh, the old way
     steps(app, 1)
     assert (pixels(app) == kept).all()
+
+
+def gliding_scene(app):
+    """A hot-seat battle on a map larger than the view, the camera on its way to the far corner and
+    held there mid-way (the glide is frozen so that two frames can be compared)."""
+    match = eisdrachen_match(seed=5, width=90, height=70)
+    scene = BattleScene(app, match, "hotseat", 0)
+    app.push(scene)
+    steps(app, 2)
+    ready(app)
+    scene.view.centre = (20.0, 15.0)
+    scene.view.pan_pixels(0, 0)
+    steps(app, 2)
+    scene.camera_goal = (70.0, 55.0)
+    return scene
+
+
+def test_while_the_camera_glides_the_map_moves_and_the_rest_of_the_screen_is_kept(app):
+    scene = gliding_scene(app)
+    steps(app, 1)
+    composed = counting(scene)
+    before = pixels(app)
+    start = scene.view.centre
+    steps(app, 6)
+    after = pixels(app)
+    assert scene.view.centre != start, "the camera did not move"
+    assert not composed, "the screen was composed again while the camera glided"
+    changed = (before != after).any(axis=2)
+    inside = np.zeros_like(changed)
+    m = scene.map_rect
+    inside[m.left:m.right, m.top:m.bottom] = True
+    assert changed[inside].sum() > 1000, "the map did not move"
+    assert not changed[~inside].any(), "something round the map changed while only the camera moved"
+
+
+def test_a_gliding_frame_is_what_a_full_redraw_shows(app):
+    scene = gliding_scene(app)
+    steps(app, 3)
+    scene.play_clips = lambda dt: None      # the camera stays where it is, still on its way
+    steps(app, 2)
+    kept = pixels(app)
+    shot(app, "battle_frame_gliding.png")
+    scene.frame_key = lambda surface: None
+    steps(app, 1)
+    assert (pixels(app) == kept).all()
