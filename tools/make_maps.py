@@ -478,6 +478,10 @@ def ruined_town() -> Grid:
     m.f("bush", 0, 4)
     m.f("bush", 9, 19)
     m.f("bush", 10, 9)
+    m.f("bush", 8, 13)                                # hiding places on the way to the square
+    m.f("rubble", 9, 10)
+    m.f("bush", 5, 13)
+    m.f("rubble", 7, 9)
     m.f("tree", 1, 19)
     m.f("tree", 9, 15)
     m.g("mud", 6, 10, 7, 10)
