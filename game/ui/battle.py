@@ -145,6 +145,8 @@ class BattleScene(BattleDrawing):
         self._wrapped: list[tuple] = []
         self._log_layout: dict[tuple, list[tuple]] = {}
         self._header_key = None
+        self._token_pictures: dict[tuple, tuple] = {}
+        self._area_pictures: dict[tuple, tuple] = {}
         self._header_height = 0
         self.finished_at: float | None = None
         self._events = 0
@@ -825,21 +827,59 @@ class BattleScene(BattleDrawing):
 
     def compose_gliding(self, surface: pygame.Surface, d: Decision | None, human: bool) -> LiveFrame:
         """While the camera glides only the map moves: the header, log, bar and panels are kept, and the
-        map, what stands on it and the boxes over it are drawn each frame (``LiveFrame.over``)."""
+        map is laid each frame from one picture of all the ground the glide crosses (``glide_picture``),
+        with what the clips move, the boxes over the map and the rest drawn over it (``LiveFrame.over``)."""
         self.draw_frame(surface, d, human)
         ui = self.app.ui
+        moving = self.timeline.involved() if self.timeline.moving else frozenset()
+        ground = self.glide_picture(d, human, moving)
 
         def glide(target: pygame.Surface) -> None:
             with ui.layer("map"):
                 clip = target.get_clip()
                 target.set_clip(self.map_rect)
-                self.draw_ground(target, d, human)
-                self.draw_live(target, self.draw_figures(target, d))
+                if ground is None:
+                    self.draw_ground(target, d, human)
+                    self.draw_live(target, self.draw_figures(target, d))
+                else:
+                    picture, centre, live = ground
+                    x, y = self.view.to_screen(*centre)
+                    target.blit(picture, (x - picture.get_width() // 2, y - picture.get_height() // 2))
+                    self.draw_live(target, self.draw_figures(None, d, moving, only=live))
                 self.draw_action(target)
                 self.draw_pointing(target, d, human)
                 target.set_clip(clip)
             self.draw_boxes(target, d, human)
         return LiveFrame(self.kept("picture", surface), ui, over=glide)
+
+    def glide_picture(self, d: Decision | None, human: bool, moving: frozenset):
+        """(picture, its centre in tiles, the ids of the figures left out to be drawn live) of the map and
+        what stands still on it, over every view between here and the camera's goal; None when that
+        ground is more than four views."""
+        view, ui = self.view, self.app.ui
+        viewport, centre = view.viewport, view.centre
+        view.centre = self.camera_goal
+        view.pan_pixels(0, 0)       # where the glide ends, the map kept in view
+        end, view.centre = view.centre, centre
+        cell = view.cell
+        half_w, half_h = viewport.w / cell / 2 + 1, viewport.h / cell / 2 + 1
+        x0, x1 = min(centre[0], end[0]) - half_w, max(centre[0], end[0]) + half_w
+        y0, y1 = min(centre[1], end[1]) - half_h, max(centre[1], end[1]) + half_h
+        w, h = int((x1 - x0) * cell), int((y1 - y0) * cell)
+        if w * h > 4 * viewport.w * viewport.h:
+            return None
+        picture = pygame.Surface((w, h))
+        middle = ((x0 + x1) / 2, (y0 + y1) / 2)
+        view.viewport, view.centre = pygame.Rect(0, 0, w, h), middle
+        drawn = len(ui.drawn)
+        try:
+            self.draw_ground(picture, d, human)
+            live = self.draw_figures(picture, d, moving)
+        finally:
+            view.viewport, view.centre = viewport, centre
+        del ui.drawn[drawn:]        # drawn off the screen: its words and badges are not where they would be
+        self.badge_spots = []
+        return picture, middle, {f.id for f, _, _ in live}
 
     def draw_ground(self, surface: pygame.Surface, d: Decision | None, human: bool) -> None:
         """The battlefield under the figures: the map with its overlays, the targets offered, the tokens."""

@@ -36,7 +36,7 @@ class LiveFrame:
         ui.buttons[:], ui.drawn[:], ui.scrolls[:] = self.widgets
         if self.picture is None:
             return
-        surface.blit(self.picture, (0, 0))
+        surface.blit(self.picture, (0, 0))     # whole: one copy of the screen is quicker than its bands
         clip = surface.get_clip()
         with ui.layer("map"):
             for rect, draw, covers in self.sprites:

@@ -10,6 +10,7 @@ import time
 from fractions import Fraction
 from string import Formatter
 
+import numpy as np
 import pygame
 
 from ..engine import space
@@ -199,14 +200,27 @@ class BattleDrawing:
             return drawn
         if pulse is not None:
             pygame.draw.circle(surface, (255, 230, 90), (cx, cy), r + 4 + int(3 * pulse), 3)
-        elif selectable:
+        ring = selectable and pulse is None
+        flash = tl.flash(f.id)
+        if flash is not None:
+            return drawn.union(self.draw_token(surface, f, cx, cy, r, ring, flash))
+        picture, (dx, dy), spots = self.token_picture(f, r, ring)
+        surface.blit(picture, (cx + dx, cy + dy))
+        self.badge_spots += [(spot.move(cx, cy), f, m) for spot, m in spots]
+        return drawn.union(picture.get_rect(topleft=(cx + dx, cy + dy)))
+
+    def draw_token(self, surface: pygame.Surface, f, cx: int, cy: int, r: int, ring: bool, flash) -> pygame.Rect:
+        """A standing figure's token, its gauges and badges at (cx, cy), with the ring of a figure that may
+        be chosen and the glow of a wound or a healing; returns what it covers."""
+        cell = self.view.cell
+        drawn = pygame.Rect(cx - r - 8, cy - r - 8, 2 * r + 17, 2 * r + 17)
+        if ring:
             pygame.draw.circle(surface, (255, 255, 255), (cx, cy), r + 4, 1)
         token = self.sprites.token(self.art.kind(f.kind), f.side, r, spent=f.marked("activated"))
         if f.marked("hidden"):          # seen by its own side only: drawn faint
             token.set_alpha(140)
         surface.blit(token, token.get_rect(center=(cx, cy)))
         token.set_alpha(255)
-        flash = tl.flash(f.id)
         if flash is not None:
             glow = pygame.Surface((2 * r + 2, 2 * r + 2), pygame.SRCALPHA)
             pygame.draw.circle(glow, (*flash, 150), (r + 1, r + 1), r)
@@ -219,6 +233,43 @@ class BattleDrawing:
         if cell >= 24:
             drawn.union_ip(self.draw_badges(surface, f, cx, cy - r + max(4, r // 2), r))
         return drawn
+
+    def token_picture(self, f, r: int, ring: bool) -> tuple[pygame.Surface, tuple[int, int], list]:
+        """A standing figure as one picture, kept while it looks the same: (picture, its top left from the
+        figure's centre, its badges' spots from the centre). Drawn once on black and once on white, the
+        two give each pixel's colour and how opaque it is, so the picture blitted over the map is what
+        drawing it there piece by piece gives (a figure is a dozen blits and shapes, a picture one blit)."""
+        key = (f.kind, f.side, r, ring, f.facing, f.gauges, f.markers, self.view.cell, language())
+        try:
+            kept = self._token_pictures.get(key)
+        except TypeError:       # a marker's parameter that is not hashable (a list): its words stand for it
+            key = key[:5] + (repr(f.gauges), repr(f.markers)) + key[7:]
+            kept = self._token_pictures.get(key)
+        if kept is not None:
+            return kept
+        ui = self.app.ui
+        half = 2 * r + 8 * max(16, int(self.view.cell * 0.55))
+        spots, drawn = len(self.badge_spots), len(ui.drawn)
+        canvases = []
+        for background in ((0, 0, 0), (255, 255, 255)):
+            canvas = pygame.Surface((2 * half, 2 * half))
+            canvas.fill(background)
+            covered = self.draw_token(canvas, f, half, half, r, ring, None).clip(canvas.get_rect())
+            canvases.append(canvas)
+        once = (len(self.badge_spots) - spots) // 2       # each of the two drawings pointed at its badges
+        found = [(spot.move(-half, -half), m) for spot, _, m in self.badge_spots[spots:spots + once]]
+        del self.badge_spots[spots:], ui.drawn[drawn:]     # drawn off the screen: nothing there to point at
+        black, white = (pygame.surfarray.pixels3d(c)[covered.left:covered.right, covered.top:covered.bottom].astype(np.int32)
+                        for c in canvases)
+        alpha = 255 - (white - black).max(axis=2).clip(0, 255)
+        colour = np.where(alpha[..., None] > 0, black * 255 // np.maximum(alpha, 1)[..., None], 0).clip(0, 255)
+        picture = pygame.Surface(covered.size, pygame.SRCALPHA)
+        pygame.surfarray.pixels3d(picture)[...] = colour.astype(np.uint8)
+        pygame.surfarray.pixels_alpha(picture)[...] = alpha.astype(np.uint8)
+        if len(self._token_pictures) > 4000:
+            self._token_pictures.clear()
+        kept = self._token_pictures[key] = (picture, (covered.x - half, covered.y - half), found)
+        return kept
 
     def draw_badges(self, surface: pygame.Surface, f, cx: int, bottom: int, r: int) -> pygame.Rect:
         """The figure's states as small pictures in a row over its token (a lettered badge for a state the
@@ -269,23 +320,45 @@ class BattleDrawing:
         if o.side is not None and o.kind == "bubble":
             r, g, b = side_colour(o.side)
             fill, edge = (r, g, b, 45), (r, g, b)
-        cell = max(1, int(self.view.cell))
-        shade = pygame.Surface((cell, cell), pygame.SRCALPHA)
-        shade.fill(fill)
-        tiles = set(map(tuple, o.tiles))
-        for t in tiles:
-            rect = self.view.tile_rect(t)
-            surface.blit(shade, rect)
-            x, y = t           # outline the edge of the area: the sides with no neighbour inside it
-            for (dx, dy), a, b in (((0, -1), rect.topleft, rect.topright), ((0, 1), rect.bottomleft, rect.bottomright),
-                                   ((-1, 0), rect.topleft, rect.bottomleft), ((1, 0), rect.topright, rect.bottomright)):
-                if (x + dx, y + dy) not in tiles:
-                    pygame.draw.line(surface, edge, a, b, 2)
+        tiles = frozenset(map(tuple, o.tiles))
+        if tiles:
+            picture, corner = self.area_picture(tiles, fill, edge)
+            x, y = self.view.to_screen(*corner)
+            surface.blit(picture, (x - 1, y - 1))
         if o.kind == "bubble":
             for fid in o.figures:
                 f = self.figure(fid)
                 if f is not None and f.tile is not None:
                     pygame.draw.circle(surface, edge, self.view.tile_centre(f.tile), int(self.view.cell * 0.5), 2)
+
+    def area_picture(self, tiles: frozenset, fill, edge) -> tuple[pygame.Surface, tuple[int, int]]:
+        """An area of tiles shaded, its edge outlined (the sides with no neighbour inside it), as one
+        picture kept while the area and the zoom stay, with the tile at its top left corner; the picture
+        starts one pixel above and left of that tile, for the outline."""
+        cell = self.view.cell
+        key = (tiles, fill, edge, cell)
+        kept = self._area_pictures.get(key)
+        if kept is not None:
+            return kept
+        x0, y0 = min(x for x, _ in tiles), min(y for _, y in tiles)
+        x1, y1 = max(x for x, _ in tiles) + 1, max(y for _, y in tiles) + 1
+
+        def at(x, y) -> tuple[int, int]:
+            return int(round((x - x0) * cell)) + 1, int(round((y - y0) * cell)) + 1
+        picture = pygame.Surface((at(x1, y1)[0] + 2, at(x1, y1)[1] + 2), pygame.SRCALPHA)
+        for x, y in tiles:
+            (ax, ay), (bx, by) = at(x, y), at(x + 1, y + 1)
+            picture.fill(fill, (ax, ay, bx - ax, by - ay))
+        for x, y in tiles:
+            (ax, ay), (bx, by) = at(x, y), at(x + 1, y + 1)
+            for (dx, dy), a, b in (((0, -1), (ax, ay), (bx, ay)), ((0, 1), (ax, by), (bx, by)),
+                                   ((-1, 0), (ax, ay), (ax, by)), ((1, 0), (bx, ay), (bx, by))):
+                if (x + dx, y + dy) not in tiles:
+                    pygame.draw.line(picture, edge, a, b, 2)
+        if len(self._area_pictures) > 200:
+            self._area_pictures.clear()
+        kept = self._area_pictures[key] = (picture, (x0, y0))
+        return kept
 
     def draw_panels(self, surface: pygame.Surface) -> None:
         """The module's side panels and the figures that are not on the map, in the column left of it,

@@ -114,7 +114,10 @@ class MapView:
         if not overlays:        # the base alone is one blit: composing it first would be two
             clip = surface.get_clip()
             surface.set_clip(vp.clip(clip))
-            surface.fill(background, vp)
+            x0, y0 = self.to_screen(0, 0)
+            x1, y1 = self.to_screen(*self.grid)
+            if not pygame.Rect(x0, y0, x1 - x0, y1 - y0).contains(vp):     # the map leaves some of the view bare
+                surface.fill(background, vp)
             self._draw_base(surface, (0, 0))
             surface.set_clip(clip)
             return

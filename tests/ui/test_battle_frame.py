@@ -202,3 +202,26 @@ def test_a_gliding_frame_is_what_a_full_redraw_shows(app):
     scene.frame_key = lambda surface: None
     steps(app, 1)
     assert (pixels(app) == kept).all()
+
+
+def test_a_figure_drawn_from_its_kept_picture_is_what_drawing_it_piece_by_piece_gives(app):
+    scene, shooter = acting_scene(app)
+    scene.pulse = lambda: 0.5       # the active figure's ring, drawn live, the same in both pictures
+    steps(app, 2)
+
+    def screen() -> np.ndarray:
+        app.ui.begin_frame()
+        scene.compose(app.screen, keep=False)
+        return pixels(app)
+    kept = screen()
+    assert scene._token_pictures, "no figure was drawn from a kept picture"
+
+    def piece_by_piece(surface, f, selectable=False, pulse=None):
+        if f.alive and pulse is None and scene.timeline.dying(f.id) is None:
+            cx, cy = scene.view.to_screen(*scene.drawn_at(f))
+            return scene.draw_token(surface, f, cx, cy, max(3, int(scene.view.cell * 0.44)), selectable, None)
+        return draw_figure(surface, f, selectable, pulse)
+    draw_figure = scene.draw_figure
+    scene.draw_figure = piece_by_piece
+    direct = screen()
+    assert np.abs(kept - direct).max() <= 2     # the rounding of the two pictures' colours and opacity
