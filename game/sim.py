@@ -12,6 +12,7 @@ from typing import Callable
 from .ai import make_player
 from .engine.match import Match
 from .engine.objectives import TURN_LIMIT
+from .engine.protocol import Outcome
 from .engine.save import MAX_ANSWERS, new_match, save_match
 from .errors import RulesError
 
@@ -26,6 +27,7 @@ class GameResult:
     turns: int
     answers: int
     digest: str
+    head_count: bool | None = None      # at the turn limit: won on the figures taken alone (None: untold)
 
 
 def wilson(k: int, n: int, z: float = 1.959964) -> list[float]:
@@ -67,6 +69,8 @@ class Report:
             "draws": draws,
             "draw_rate": round(draws / n, 4) if n else 0,
             "turn_limit_rate": round(sum(1 for g in self.games if g.reason == TURN_LIMIT) / n, 4) if n else 0,
+            "head_count_rate": round(sum(1 for g in self.games if g.head_count) / n, 4) if n else 0,
+            "head_count_untold": sum(1 for g in self.games if g.reason == TURN_LIMIT and g.head_count is None),
             "turns_mean": round(statistics.fmean(g.turns for g in self.games), 3) if self.games else 0,
             "decision_ms": {name: {"median": round(statistics.median(ms), 3), "max": round(max(ms), 3)}
                             for name, ms in sorted(self.decision_ms.items()) if ms},
@@ -79,12 +83,25 @@ class Report:
         ci = " ".join(f"{name} {lo:.0%}-{hi:.0%}" for name, (lo, hi) in s["wins_ci95"]["player"].items())
         lines = [f"{s['games']} games: wins {s['wins']}, by side {s['wins_by_side']}, draws {s['draws']}, "
                  f"mean turns {s['turns_mean']}",
-                 f"wins 95% CI {ci}; draws {s['draw_rate']:.0%}; decided at the turn limit {s['turn_limit_rate']:.0%}"]
+                 f"wins 95% CI {ci}; draws {s['draw_rate']:.0%}; decided at the turn limit {s['turn_limit_rate']:.0%}, "
+                 f"by the figures taken alone {s['head_count_rate']:.0%}"]
         for name, t in s["decision_ms"].items():
             lines.append(f"decision time {name}: median {t['median']} ms, max {t['max']} ms")
         if self.violations:
             lines.append(f"{len(self.violations)} invariant violations; first: {self.violations[0]}")
         return lines
+
+
+def head_count(outcome: Outcome | None) -> bool | None:
+    """Whether a battle decided at the turn limit went to the side that had taken more of the enemy's
+    figures, so that the objectives made no difference to who won (issue 15: "decided by the turn limit's
+    head count alone"). False for another ending or a draw; None when the results keep the points untold."""
+    if outcome is None or outcome.reason != TURN_LIMIT or outcome.winner is None:
+        return False
+    taken = {w.get("side"): w.get("taken") for w in outcome.details if w.key == "result.points"}
+    if set(taken) != {0, 1}:
+        return None
+    return taken[outcome.winner] > taken[1 - outcome.winner]
 
 
 def engine_invariants(match: Match) -> list[str]:
@@ -168,7 +185,7 @@ def run_games(map_path: str | Path, rules: str, seed: int = 0, games: int = 1, a
         outcome = match.outcome
         result = GameResult(game_seed, (first, second), outcome.winner if outcome else None,
                             outcome.reason if outcome else "unfinished", match.rules.turn(match.state),
-                            len(match.answers), match.digest())
+                            len(match.answers), match.digest(), head_count(outcome))
         report.games.append(result)
         if save:                        # before the progress line, which a closed pipe may stop
             save_match(match, save)

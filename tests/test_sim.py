@@ -161,6 +161,30 @@ def test_the_summary_gives_rates_and_intervals_per_player_and_per_side():
     assert any("95% CI" in line for line in r.summary_lines())
 
 
+def test_a_turn_limit_win_counts_as_head_count_only_when_the_figures_taken_alone_decide_it():
+    from game.engine.objectives import TURN_LIMIT, Score
+    from game.engine.protocol import Outcome
+    from game.sim import GameResult, Report, head_count
+
+    def at_limit(taken, held):
+        s = Score(taken, held)
+        return Outcome(s.winner, TURN_LIMIT, s.lines())
+
+    assert head_count(at_limit((10, 4), (0, 5))) is True           # won on figures; the zone changed nothing
+    assert head_count(at_limit((4, 5), (5, 0))) is False           # the objective turned the result round
+    assert head_count(at_limit((5, 5), (5, 0))) is False           # level on figures, won on the objective
+    assert head_count(at_limit((5, 5), (0, 0))) is False           # a draw is not decided
+    assert head_count(Outcome(0, "elimination")) is False
+    assert head_count(Outcome(0, TURN_LIMIT)) is None              # the results keep the points untold
+    r = Report()
+    r.games = [GameResult(1, ("tactical", "tactical"), 0, TURN_LIMIT, 10, 9, "a", True),
+               GameResult(2, ("tactical", "tactical"), 1, TURN_LIMIT, 10, 9, "b", False),
+               GameResult(3, ("tactical", "tactical"), 1, TURN_LIMIT, 10, 9, "c", None),
+               GameResult(4, ("tactical", "tactical"), 0, "elimination", 3, 9, "d", False)]
+    s = r.summary()
+    assert s["turn_limit_rate"] == 0.75 and s["head_count_rate"] == 0.25 and s["head_count_untold"] == 1
+
+
 def test_sim_plays_a_level_against_another_and_names_both():
     report = run_games(SMALL_MAP, "eisdrachen", seed=1, games=2, ai_a="tactical:hard", ai_b="tactical", max_turns=2)
     assert {g.players for g in report.games} == {("tactical:hard", "tactical"), ("tactical", "tactical:hard")}

@@ -114,8 +114,8 @@ def table(out: Path) -> int:
               f"{pct(r['draw_rate'])} % | {pct(r['turn_limit_rate'])} % | {r['turns_mean']:.1f} | {r['cpu_s']:.0f} |")
     print()
     print("| module | map | AI | games | side 0 wins | side 1 wins | draws | side 0 share of decisive (95 % CI) | "
-          "turn limit | mean turns | decision ms median / max | CPU s |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "turn limit | head count | mean turns | decision ms median / max | CPU s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         if r["a"] != r["b"]:
             continue
@@ -125,7 +125,7 @@ def table(out: Path) -> int:
         print(f"| {r['rules']} | {r['map']} | {r['a']} | {r['games']} | {r['wins_by_side']['0']} | "
               f"{r['wins_by_side']['1']} | {pct(r['draw_rate'])} % | "
               f"{pct(share) if share is not None else '–'} % ({pct(lo)}–{pct(hi)}) | {pct(r['turn_limit_rate'])} % | "
-              f"{r['turns_mean']:.1f} | {t.get('median', 0):.1f} / {t.get('max', 0):.0f} | {r['cpu_s']:.0f} |")
+              f"{pct(r.get('head_count_rate', 0))} % | {r['turns_mean']:.1f} | {t.get('median', 0):.1f} / {t.get('max', 0):.0f} | {r['cpu_s']:.0f} |")
     return 0
 
 

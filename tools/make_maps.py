@@ -423,67 +423,80 @@ class Grid:
         """An object of Tiled class ``cls`` covering w × h tiles from (x, y), with its custom properties."""
         self.objects.append(dict(kind=cls, name=name, x=x, y=y, w=w, h=h, props=props))
 
+    def mirror(self, names: dict[str, str]) -> None:
+        """Make the east half the mirror image of the west half, so that neither side deploys nearer the
+        objectives or better covered (issue 15). Each object of the west half gets its mirror image, for the
+        other side (``side`` and ``owner`` swapped), named from ``names``; an object across the axis must be
+        its own mirror image."""
+        half = self.w // 2
+        for x in range(half):
+            self.ground[:, self.w - 1 - x] = self.ground[:, x]
+            self.features[:, self.w - 1 - x] = self.features[:, x]
+        for o in list(self.objects):
+            if o["x"] + o["w"] <= half:
+                props = {k: (1 - v if k in ("side", "owner") and v in (0, 1) else v) for k, v in o["props"].items()}
+                if "name_fr" in props:
+                    props["name_fr"] = names[props["name_fr"]]
+                self.objects.append(dict(o, name=names[o["name"]], x=self.w - o["x"] - o["w"], props=props))
+            elif o["x"] + o["w"] != self.w - o["x"]:
+                raise ValueError(f"object {o['name']} lies across the axis but is not its own mirror image")
+
 
 def ruined_town() -> Grid:
-    """24×24, modern: THE map of issue 2 (every Eisdrachen terrain feature)."""
+    """24×24, modern: THE map of issue 2 (every Eisdrachen terrain feature). The east half is the mirror
+    image of the west half (Grid.mirror), so both sides meet on equal terms at the market square."""
     m = Grid(24, 24)
     rng = np.random.default_rng(24)
-    m.g("road", 0, 11, 23, 12)
-    m.g("road", 10, 0, 11, 10)
-    m.g("deep_water", 16, 0, 17, 23)
-    m.g("road", 16, 11, 17, 12)                       # the bridge
-    m.g("shallow_water", 15, 19, 15, 23)
-    m.g("shallow_water", 18, 19, 18, 23)
-    m.building(2, 2, 8, 8, [(8, 5, "door_closed"), (5, 8, "door_open")])
+    m.g("road", 0, 11, 11, 12)
+    m.g("road", 11, 0, 11, 10)
+    m.g("deep_water", 0, 22, 11, 23)                  # the canal along the southern edge
+    m.g("shallow_water", 0, 21, 11, 21)
+    m.g("road", 9, 21, 9, 23)                         # a footbridge over it
+    m.building(2, 2, 8, 8, [(8, 5, "door_closed"), (5, 8, "door_open"), (4, 2, "door_locked")])
     m.f("crates", 3, 3)
     m.f("climbable_wall", 2, 5)
-    m.building(19, 2, 23, 7, [(19, 4, "door_locked"), (21, 7, "door_closed")])
-    m.f("crates", 22, 6)
     # the ruined block: broken walls, rubble, a crawl hole through its last wall
-    m.g("dirt", 2, 15, 8, 21)
-    m.f("wall", 2, 15, 5, 15)
-    m.f("wall", 2, 15, 2, 21)
-    m.f("crawl_hole", 2, 18)
-    m.f("ruin", 6, 15, 7, 15)
-    m.f("ruin", 8, 17, 8, 18)
-    m.f("rubble", 4, 17)
-    m.f("rubble", 5, 19)
-    m.f("rubble", 7, 20)
-    m.f("wall", 3, 21, 5, 21)
+    m.g("dirt", 2, 14, 8, 20)
+    m.f("wall", 2, 14, 5, 14)
+    m.f("wall", 2, 14, 2, 20)
+    m.f("crawl_hole", 2, 17)
+    m.f("ruin", 6, 14, 7, 14)
+    m.f("ruin", 8, 16, 8, 17)
+    m.f("rubble", 4, 16)
+    m.f("rubble", 5, 18)
+    m.f("rubble", 7, 19)
+    m.f("wall", 3, 20, 5, 20)
     # barbed wire across the northern lane, crawl under it or walk round
-    m.f("barbed_wire", 13, 1, 13, 9)
-    # sandbagged emplacement facing the bridge
-    m.g("dirt", 11, 14, 14, 17)
-    m.f("sandbags", 11, 14, 14, 14)
-    m.f("sandbags", 11, 15, 11, 16)
-    m.f("sandbags", 14, 15, 14, 16)
-    m.obj("emplacement", "MG nest", 12, 15, weapon="machine_gun", state="working")
+    m.f("barbed_wire", 9, 1, 9, 9)
+    # the sandbagged nest south of the square, its machine gun facing both ways
+    m.g("dirt", 10, 14, 11, 17)
+    m.f("sandbags", 10, 14, 11, 14)
+    m.f("sandbags", 10, 15, 10, 16)
+    m.obj("emplacement", "MG nest", 11, 15, 2, 1, weapon="machine_gun", state="working")
     m.obj("item", "medipack", 5, 4, item="medipack")
-    m.obj("item", "grenades", 21, 4, item="grenade")
-    # gardens east of the canal
-    m.f("low_wall", 19, 14, 23, 14)
-    m.f("low_wall", 19, 15, 19, 18)
-    m.f("bush", 21, 17)
-    m.f("bush", 22, 20)
-    m.f("tree", 20, 21)
-    m.f("tree", 13, 20)
-    m.f("tree", 1, 22)
-    m.f("bush", 9, 21)
+    m.obj("item", "grenades", 4, 18, item="grenade")
     m.f("bush", 0, 4)
-    m.f("bush", 12, 9)
-    m.g("mud", 9, 18, 10, 19)
-    m.f("manhole", 6, 12)
-    m.f("manhole", 14, 21)
-    m.f("crates", 20, 10)
-    m.f("rubble", 13, 4)
-    for _ in range(6):
-        x, y = int(rng.integers(0, 24)), int(rng.integers(0, 24))
+    m.f("bush", 9, 19)
+    m.f("bush", 10, 9)
+    m.f("bush", 8, 13)                                # hiding places on the way to the square
+    m.f("rubble", 9, 10)
+    m.f("bush", 5, 13)
+    m.f("rubble", 7, 9)
+    m.f("tree", 1, 19)
+    m.f("tree", 9, 15)
+    m.g("mud", 6, 10, 7, 10)
+    m.f("manhole", 6, 13)
+    m.f("crates", 6, 10)
+    m.f("rubble", 10, 4)
+    for _ in range(3):
+        x, y = int(rng.integers(0, 12)), int(rng.integers(0, 24))
         if m.features[y, x] == 0 and m.ground[y, x] == GID["grass"]:
             m.g("dirt", x, y)
     m.obj("objective", "Market square", 11, 11, 2, 2, kind="control", worth=1, name_fr="Place du marché")
     m.obj("trap", "mine", 10, 12, owner=1, decoy=False)
-    m.obj("spawn", "Attaquants", 0, 8, 2, 6, side=0)          # spawns of one size, on the same rows
-    m.obj("spawn", "Défenseurs", 22, 8, 2, 6, side=1)
+    m.f(None, 2, 9, 4, 13)                            # each side deploys in front of its houses, 15 pas from
+    m.obj("spawn", "Attaquants", 2, 9, 3, 5, side=0)          # the other, so a battle meets in its first turns
+    m.mirror({"medipack": "medipack", "grenades": "grenades", "mine": "mine", "Attaquants": "Défenseurs"})
     return m
 
 
@@ -513,40 +526,43 @@ def stream(m: Grid, rng, x, y0, y1, width=1, wobble=0.35):
 
 
 def forest_village() -> Grid:
-    """48×48, fantasy: woods around a walled village on a stream."""
+    """48×48, fantasy: woods around a village on two streams. The east half is the mirror image of the west
+    half (Grid.mirror), so both sides are as far from the well and as well covered on the way."""
     m = Grid(48, 48)
     rng = np.random.default_rng(48)
-    m.g("dirt", 0, 23, 47, 24)                        # the east-west track
-    m.g("dirt", 23, 0, 24, 47)
-    for cx, cy, r in ((8, 8, 7), (38, 8, 7), (8, 39, 7), (39, 40, 7), (15, 28, 3), (33, 17, 3)):
+    m.g("dirt", 0, 23, 23, 24)                        # the east-west track
+    m.g("dirt", 23, 0, 23, 47)
+    for cx, cy, r in ((8, 8, 7), (8, 39, 7), (14, 30, 3)):
         forest(m, rng, cx, cy, r)
-    stream(m, rng, 30, 0, 47, wobble=0.25)
-    m.g("deep_water", 34, 28, 37, 32)                 # the mill pond
-    m.g("dirt", 28, 23, 33, 24)                       # ford becomes a track crossing
-    m.f(None, 28, 23, 33, 24)
-    m.g("cobbles", 17, 17, 29, 30)                    # the village square and lanes
-    m.f(None, 17, 17, 29, 30)
-    m.building(17, 17, 21, 21, [(21, 19, "door_closed")], wall="wood_wall")
-    m.building(26, 17, 29, 21, [(26, 19, "door_open")], wall="wood_wall")
-    m.building(17, 26, 21, 30, [(19, 26, "door_locked"), (21, 28, "door_closed")], wall="wood_wall")
-    m.building(26, 26, 29, 30, [(27, 26, "door_closed")], wall="wood_wall")
-    m.f("campfire", 23, 23)
+    x = 17                                            # a stream, crossed by the track at a ford
+    for y in range(48):
+        m.g("shallow_water", x, y)
+        m.f(None, x, y)
+        if rng.random() < 0.25:
+            x = int(np.clip(x + rng.choice((-1, 1)), 15, 18))
+    m.g("deep_water", 10, 28, 13, 32)                 # the mill pond
+    m.f(None, 10, 28, 13, 32)
+    m.g("dirt", 14, 23, 19, 24)                       # the ford becomes a track crossing
+    m.f(None, 14, 23, 19, 24)
+    m.g("cobbles", 19, 17, 23, 30)                    # the village square and lanes
+    m.f(None, 19, 17, 23, 30)
+    m.building(19, 17, 21, 21, [(21, 19, "door_closed")], wall="wood_wall")
+    m.building(19, 26, 21, 30, [(20, 26, "door_locked"), (21, 28, "door_closed")], wall="wood_wall")
+    m.f("campfire", 23, 20)
     m.f("crates", 22, 18)
-    m.f("crates", 25, 29)
-    m.f("hedge", 10, 14, 16, 14)                      # hedged fields
-    m.f("hedge", 10, 14, 10, 20)
-    m.f("hedge", 31, 33, 31, 38)
-    m.f("hedge", 31, 38, 38, 38)
-    m.f("low_wall", 14, 33, 20, 33)
-    scatter(m, rng, "bush", 25, 0, 0, 47, 47)
-    m.g("mud", 12, 23, 14, 24)
+    m.f("hedge", 8, 14, 14, 14)                       # hedged fields
+    m.f("hedge", 8, 14, 8, 20)
+    m.f("hedge", 9, 35, 15, 35)
+    m.f("low_wall", 3, 33, 7, 33)
+    scatter(m, rng, "bush", 13, 0, 0, 23, 47)
+    m.g("mud", 12, 23, 13, 24)
     m.obj("objective", "The well", 22, 22, 4, 4, kind="control", worth=1, name_fr="Le puits")
-    m.obj("objective", "East breakthrough", 47, 18, 1, 12, kind="exit", side=0, worth=1, name_fr="Percée à l'est")
     m.obj("objective", "West breakthrough", 0, 18, 1, 12, kind="exit", side=1, worth=1, name_fr="Percée à l'ouest")
-    m.obj("spawn", "Compagnie du loup", 1, 16, 3, 16, side=0)
-    m.obj("spawn", "Gardes du village", 44, 16, 3, 16, side=1)
+    m.f(None, 10, 16, 12, 27)                         # the companies deploy before the stream and the pond,
+    m.obj("spawn", "Compagnie du loup", 10, 16, 3, 12, side=0)   # 23 pas apart, so a battle meets by turn 2
     m.obj("exit", "Retraite ouest", 0, 18, 1, 12, side=0)
-    m.obj("exit", "Retraite est", 47, 18, 1, 12, side=1)
+    m.mirror({"West breakthrough": "East breakthrough", "Percée à l'ouest": "Percée à l'est",
+              "Compagnie du loup": "Gardes du village", "Retraite ouest": "Retraite est"})
     return m
 
 

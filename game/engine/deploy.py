@@ -14,12 +14,14 @@ from ..errors import RulesError
 from .battlefield import Battlefield, Tile
 
 
-def _spread(xs: np.ndarray, ys: np.ndarray, anchor: tuple[float, float]) -> list[Tile]:
+def _spread(xs: np.ndarray, ys: np.ndarray, anchor: tuple[float, float], mirror: int | None = None) -> list[Tile]:
     """Nearest the anchor first (ties by x, then y), every other tile before the rest so figures do
-    not start in a clump."""
+    not start in a clump. With ``mirror`` (the map's last column) x counts from the east edge, so that
+    side 1 stands on the mirror image of the tiles side 0 would take on a mirrored map."""
     xs, ys = np.asarray(xs, dtype=np.int64), np.asarray(ys, dtype=np.int64)
-    order = np.lexsort((ys, xs, (xs - anchor[0]) ** 2 + (ys - anchor[1]) ** 2))
-    even = ((xs % 2 == 0) & (ys % 2 == 0))[order]
+    us, au = (xs, anchor[0]) if mirror is None else (mirror - xs, mirror - anchor[0])
+    order = np.lexsort((ys, us, (us - au) ** 2 + (ys - anchor[1]) ** 2))
+    even = ((us % 2 == 0) & (ys % 2 == 0))[order]
     order = np.concatenate([order[even], order[~even]])
     return list(zip(xs[order].tolist(), ys[order].tolist()))
 
@@ -37,7 +39,8 @@ def start_tiles(bf: Battlefield, side: int, taken: Iterable[Tile] = ()) -> list[
         if bf.inside((x, y)):
             spare[y, x] = False
     ys, xs = np.nonzero(spare)
-    return _spread([t[0] for t in usable], [t[1] for t in usable], anchor) + _spread(xs, ys, anchor)
+    mirror = bf.width - 1 if side == 1 else None
+    return _spread([t[0] for t in usable], [t[1] for t in usable], anchor, mirror) + _spread(xs, ys, anchor, mirror)
 
 
 def deploy(bf: Battlefield, sides: dict[int, list[dict]]) -> dict[int, list[tuple[dict, Tile]]]:

@@ -106,6 +106,27 @@ def test_a_wounded_figure_under_fire_falls_back_out_of_the_enemy_lines_of_fire()
     assert legal(whole)[1].startswith("shoot:")
 
 
+def test_the_score_sends_forward_at_the_last_turn_or_when_behind_a_figure_that_would_keep_out_of_sight():
+    """A whole medic with no shot at two rifles: level at the first turn it keeps behind the wall; level at
+    the last turn, or behind on points (two friends badly hurt), it goes for them (Tactician.posture)."""
+    bf = Battlefield.open_ground(30, 30)
+    bf.blocks_move[12:21, 12] = bf.blocks_sight[12:21, 12] = True
+    rifles = (unit("r1", 1, (25, 10), loadout="rifleman"), unit("r2", 1, (25, 14), loadout="rifleman"))
+    hurt = [unit(f"h{i}", 0, (i, 29), loadout="rifleman", pv=1) for i in range(2)]
+    sight = act.sight_for(bf)
+
+    def went(turn, *friends):
+        s = build(unit("w", 0, (11, 9), loadout="medic"), *rifles, *friends, bf=bf, turn=turn)
+        kind, key = legal(s)
+        assert key.startswith("move:")
+        tile = RULES.pending(s).option(key).tile
+        return space.distance(tile, (25, 12)), any(sight(r, tile) for r in ((25, 10), (25, 14)))
+
+    (first, seen_first), (last, seen_last), (behind, seen_behind) = went(1), went(12), went(1, *hurt)
+    assert not seen_first and seen_last and seen_behind
+    assert last < first and behind < first
+
+
 def test_ai_heals_a_hurt_ally_when_no_enemy_is_in_reach():
     s = build(unit("m", 0, (0, 0), loadout="medic"), unit("a", 0, (1, 0), pv=2), unit("o", 1, (29, 29)),
               size=40)

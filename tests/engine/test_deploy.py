@@ -70,15 +70,27 @@ def old_start_tiles(bf, side, taken=()):
     anchor_tiles = zone or [(0 if side == 0 else bf.width - 1, bf.height // 2)]
     anchor = (sum(t[0] for t in anchor_tiles) / len(anchor_tiles), sum(t[1] for t in anchor_tiles) / len(anchor_tiles))
 
+    def u(x):                       # x counted from the side's own edge: side 1 mirrors side 0
+        return x if side == 0 else bf.width - 1 - x
+
     def spread(tiles):
-        ordered = sorted(tiles, key=lambda t: ((t[0] - anchor[0]) ** 2 + (t[1] - anchor[1]) ** 2, t))
-        return [t for t in ordered if t[0] % 2 == 0 and t[1] % 2 == 0] + \
-               [t for t in ordered if not (t[0] % 2 == 0 and t[1] % 2 == 0)]
+        ordered = sorted(tiles, key=lambda t: ((u(t[0]) - u(anchor[0])) ** 2 + (t[1] - anchor[1]) ** 2, u(t[0]), t[1]))
+        return [t for t in ordered if u(t[0]) % 2 == 0 and t[1] % 2 == 0] + \
+               [t for t in ordered if not (u(t[0]) % 2 == 0 and t[1] % 2 == 0)]
     half = bf.width / 2
     own = [(x, y) for y in range(bf.height) for x in range(bf.width) if (x < half if side == 0 else x >= half)]
     usable = [t for t in zone if bf.can_stand(t) and t not in taken]
     spare = [t for t in own if bf.can_stand(t) and t not in taken and t not in usable]
     return spread(usable) + spread(spare)
+
+
+def test_on_a_mirrored_map_each_side_starts_on_the_mirror_image_of_the_other():
+    bf = Battlefield.open_ground(9, 7)
+    bf.spawn[0] = [(x, y) for x in (0, 1, 2) for y in range(1, 6)]
+    bf.spawn[1] = [(8 - x, y) for x, y in bf.spawn[0]]
+    bf.blocks_move[3, 1] = bf.blocks_move[3, 7] = True
+    placed = deploy(bf, {side: [{"name": str(i)} for i in range(6)] for side in (0, 1)})
+    assert [(8 - x, y) for _, (x, y) in placed[0]] == [tile for _, tile in placed[1]]
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -87,7 +87,7 @@ def test_ruined_town_has_every_feature_of_issue_2(loaded):
     assert {int(d) for d in np.unique(bf.door)} == {Door.NONE, Door.OPEN, Door.CLOSED, Door.LOCKED}
     kinds = {o.kind for o in bf.objects}
     assert {"emplacement", "item", "objective", "trap", "spawn"} <= kinds
-    (emp,) = bf.objects_of("emplacement")
+    (emp,) = bf.objects_of("emplacement")                # one machine gun, on the axis: both sides reach it
     assert emp.properties["weapon"] == "machine_gun" and emp.properties["state"] == "working"
     assert bf.properties["landscape"] == "hostile" and bf.cm_per_tile == 2.5
 
@@ -102,6 +102,38 @@ def test_forest_village_is_a_48_square_woodland_with_exits_and_a_hazard(loaded):
     assert bf.properties["hazard_ids"][campfire] == "campfire"
     assert set(np.nonzero(bf.exit_side == 0)[1]) == {0}
     assert set(np.nonzero(bf.exit_side == 1)[1]) == {47}
+
+
+MIRRORED = ["ruined_town", "forest_village"]
+
+
+def mirrored(bf, tiles):
+    return sorted((bf.width - 1 - x, y) for x, y in tiles)
+
+
+@pytest.mark.parametrize("name", MIRRORED)
+def test_shipped_map_is_mirror_fair_so_neither_side_deploys_better_placed(loaded, name):
+    """Every feature of the east half mirrors the west half; each side's spawn zone is the mirror image of
+    the other's; a control zone is its own mirror image and an exit mirrors the other side's exit."""
+    bf = loaded[name].battlefield
+    for feature in FEATURES:
+        grid = getattr(bf, feature)
+        flipped = np.fliplr(grid)
+        if feature == "exit_side":
+            flipped = np.where(flipped >= 0, 1 - flipped, flipped)
+        assert np.array_equal(grid, flipped), feature
+    assert mirrored(bf, bf.spawn[0]) == sorted(bf.spawn[1])
+    objectives = bf.objects_of("objective")
+    for o in objectives:
+        image = mirrored(bf, o.tiles)
+        if o.properties.get("kind", "control") == "control":
+            assert image == sorted(o.tiles), o.name
+        else:
+            side = int(o.properties["side"])
+            assert any(sorted(p.tiles) == image and int(p.properties["side"]) == 1 - side for p in objectives), o.name
+    for kind in ("trap", "item"):
+        for o in bf.objects_of(kind):
+            assert any(sorted(p.tiles) == mirrored(bf, o.tiles) for p in bf.objects_of(kind)), o.name
 
 
 def test_great_battlefield_is_at_least_128_square_and_loads_in_well_under_a_second():

@@ -69,3 +69,13 @@ def test_the_ai_answers_the_same_whatever_the_other_side_hides(rules_id):
                 checked += 1
             match.answer(match.ask(players[d.side]))
     assert checked > 10
+
+
+@pytest.mark.parametrize("rules_id", names())
+def test_both_default_armies_are_the_same_force_so_neither_side_starts_stronger(rules_id):
+    """New battle and sim start from these: figure for figure the same kinds and kit, names apart."""
+    match = first_playable_match(rules_id, 0)
+    armies = match.rules.default_armies(match.battlefield)
+    kit = [[{k: v for k, v in f.items() if k != "name"} for f in a.figures] for a in armies]
+    assert [a.side for a in armies] == [0, 1]
+    assert kit[0] == kit[1] and kit[0]

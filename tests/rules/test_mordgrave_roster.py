@@ -29,11 +29,12 @@ def test_every_warband_of_the_seed_is_legal(faction):
     assert RULES.army_problems(warband(faction, 0)) == []
 
 
-def test_the_default_armies_are_two_warbands_of_the_seed():
+def test_the_default_armies_are_one_warband_of_the_seed_on_both_sides():
     bf = Battlefield.open_ground(30, 20)
     armies = RULES.default_armies(bf)
     assert [a.side for a in armies] == [0, 1]
     assert {a.figures[0]["faction"] for a in armies} <= set(data()["factions"])
+    assert armies[0].figures == armies[1].figures                     # equal forces (issue 15)
     assert all(RULES.army_problems(a) == [] for a in armies)
 
 

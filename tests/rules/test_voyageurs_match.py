@@ -23,7 +23,9 @@ MAPS = Path(__file__).resolve().parents[2] / "maps"
 
 
 class Boarder:
-    """Closes in and boards whenever it can and never flees; otherwise as the tactical AI."""
+    """Closes in and boards whenever it can, holding its transport's fire so that both ships meet whole
+    (two armed transports destroy each other in a volley or two), and never flees; otherwise as the
+    tactical AI."""
 
     name = "boarder"
 
@@ -35,6 +37,9 @@ class Boarder:
             for o in decision.options:
                 if o.action == action:
                     return o.key
+        hold = [o.key for o in decision.options if o.action == "end"]
+        if decision.figure in observation.state.transports and hold:
+            return hold[0]
         return self.ai.choose(observation, decision)
 
 

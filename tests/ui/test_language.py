@@ -82,7 +82,7 @@ pi plus point points protection riposte score second secret shurikens simple sit
 swidenth tab terrain test tiled tmx total transport transports trauma traumas type vengeance visible vit vital
 volume voyageurs zero zone zoom""".split())
 PROPER_NAMES = {"Aurèle", "Basile", "Capucine", "Dorian", "Eulalie", "Firmin", "Gaspard", "Hortense", "Bruna",
-                "Ilan", "Lise", "Marek", "Orla", "Sefa", "Tor", "Vask", "Greta", "Hirondelle", "Bourdon",
+                "Ilan", "Lise", "Marek", "Orla", "Sefa", "Tor", "Vask", "Greta", "Brann", "Hirondelle", "Bourdon",
                 "Avatar", "Champion Drozz"}
 
 
