@@ -3,8 +3,10 @@ can, otherwise it moves toward the nearest enemy.
 
 It reads the decision through the protocol only: an attack is an option that rolls dice (it has odds)
 aimed at an enemy figure it sees (``target``, or a ``tile`` an enemy stands on for an option that is not
-a move), a move one with a ``path``. Among attacks it strikes the nearest enemy; a move must bring the figure nearer to one, else it
-ends its activation when it may. Anything else (a bid, a reaction, a formality) is drawn from its own
+a move), a move one with a ``path``. Among attacks it strikes the nearest enemy; a move must bring the
+figure nearer to one, else it ends its activation when it may. A decision that is neither, it answers with
+the decision's ``default`` where the module marks one (stay in the battle, refuse a truce: a battle it is
+winning is not thrown away on a coin); anything else (a bid, a reaction, a formality) is drawn from its own
 seeded generator, like the random player.
 """
 from __future__ import annotations
@@ -47,6 +49,8 @@ class GreedyPlayer:
             best = min(nearest(o.path[-1], where) for o in moves)
             if start is None or best < start:
                 return self._closest(moves, lambda o: nearest(o.path[-1], where))
+        if decision.default is not None:
+            return decision.default
         movers = [o for o in options if o.figure in tiles and o.figure != decision.figure and not o.ends]
         if movers and where:
             return self._closest(movers, lambda o: nearest(tiles[o.figure], where))

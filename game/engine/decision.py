@@ -37,6 +37,9 @@ class Decision:
 
     ``secret`` marks a choice the other side must not see while it is made (a bid, which token is
     real): the hot-seat view hands the screen over before showing it.
+
+    ``default`` is the key of the answer that lets the battle go on as it stands (stay rather than flee,
+    refuse a truce), where a decision has one: what a player with no judgment of its own answers.
     """
 
     side: int
@@ -45,6 +48,7 @@ class Decision:
     figure: str | None = None
     secret: bool = False
     info: dict = field(default_factory=dict)
+    default: str | None = None
 
     def __deepcopy__(self, memo: dict) -> "Decision":
         return self         # never changed once made: snapshots share it

@@ -20,9 +20,10 @@ def seen_by(state, side):
     return Observation(side, RULES, RULES.observe(state, side), state.battlefield, (), state.max_turns)
 
 
-def legal(state):
+def legal(state, level="hard"):
+    """The AI's answer at the level that plays its scores as they are (normal hesitates between close ones)."""
     decision = RULES.pending(state)
-    key = EisdrachenAI(1).choose(seen_by(state, decision.side), decision)
+    key = EisdrachenAI(1, level).choose(seen_by(state, decision.side), decision)
     assert decision.option(key) is not None
     return decision.kind, key
 
@@ -99,8 +100,8 @@ def test_a_wounded_figure_under_fire_falls_back_out_of_the_enemy_lines_of_fire()
     def exposed(tile):
         return any(space.within(r, tile, 18) and sight(r, tile) for r in ((25, 10), (25, 14)))
     assert exposed((11, 9))
-    kind, key = legal(s)
-    assert key.startswith("move:") and not exposed(RULES.pending(s).option(key).tile)
+    chosen = RULES.pending(s).option(legal(s)[1])
+    assert chosen.action in ("move", "jump") and not exposed(chosen.tile)
     whole = build(unit("w", 0, (11, 9), loadout="rifleman"), *rifles, bf=bf)
     assert legal(whole)[1].startswith("shoot:")
 
@@ -215,3 +216,14 @@ def test_the_ai_answers_the_same_whatever_the_enemy_hides_in_a_played_battle():
             asked += 1
         match.answer(match.ask(players[d.side]))
     assert asked > 20
+
+
+def test_hard_always_shoots_the_slightly_wounded_enemy_where_normal_hesitates_but_never_on_a_clear_choice():
+    """One wound on a Soldat makes a shot at it worth a third of a PV more (focus fire): within normal's
+    margin (a quarter of SCALE, half a PV), beyond hard's; a Soldat at 2 PV is a clear choice for both."""
+    def picks(level, pv):
+        s = build(unit("a", 0, (0, 0), loadout="rifleman"), unit("hurt", 1, (0, 6), pv=pv), unit("whole", 1, (8, 0)))
+        return {EisdrachenAI(seed, level).choose(seen_by(s, 0), RULES.pending(s)) for seed in range(30)}
+    assert picks("hard", 4) == {"shoot:hurt"}
+    assert picks("normal", 4) == {"shoot:hurt", "shoot:whole"}
+    assert picks("normal", 2) == picks("hard", 2) == {"shoot:hurt"}

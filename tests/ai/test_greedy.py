@@ -51,3 +51,17 @@ def test_it_plays_a_whole_battle_of_every_module_with_legal_answers(rules):
     while match.pending is not None:
         match.answer(match.ask(players[match.pending.side]))      # an illegal key would raise
     assert match.outcome is not None
+
+
+def test_it_stays_in_a_battle_when_a_decision_marks_staying_as_its_default():
+    """A flight decision is neither an attack nor a move: drawn at random, most of its options flee."""
+    from tests.rules.test_voyageurs_aerial import ARMED, LIGHT, crew
+    from tests.rules.voyageurs_helpers import AIR, aerial, play
+
+    st = aerial([LIGHT, {"kind": "scout", "AGI": 5, "ESP": 4, "pilot": True}] + crew(4)[1:], [ARMED] + crew(5))
+    play(AIR, st, "end")
+    play(AIR, st, "end")
+    d = AIR.pending(st)
+    assert d.kind == "flight" and d.default == "stay" and len(d.options) > 2
+    obs = Observation(d.side, AIR, AIR.observe(st, d.side), st.battlefield, (), st.max_turns)
+    assert {GreedyPlayer(seed).choose(obs, d) for seed in range(20)} == {"stay"}

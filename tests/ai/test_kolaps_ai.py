@@ -24,9 +24,10 @@ def match_on(state) -> Match:
     return m
 
 
-def legal(state, decision=None) -> str:
+def legal(state, decision=None, level="hard") -> str:
+    """The AI's answer at the level that plays its scores as they are (normal hesitates between close ones)."""
     decision = decision or state.steps.waiting
-    key = KolapsAI(0).choose(match_on(state).observe(decision.side), decision)
+    key = KolapsAI(0, level).choose(match_on(state).observe(decision.side), decision)
     assert decision.option(key) is not None, (decision.kind, key)
     return key
 
@@ -217,7 +218,7 @@ def test_ai_answer_does_not_change_when_the_other_sides_hidden_ambushes_are_redr
     compared = redrawn = 0
     for seed in (1, 2):
         m = new_match(SHIPPED_MAP, "kolaps", seed, max_turns=3)
-        players = {s: KolapsAI(seed * 2 + s) for s in (0, 1)}
+        players = {s: KolapsAI(seed * 2 + s, "hard") for s in (0, 1)}     # games that set ambushes
         while m.pending is not None:
             d = m.pending
             disguised = RULES.disguise(m.state, d.side, rng)

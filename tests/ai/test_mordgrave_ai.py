@@ -13,12 +13,13 @@ from game.rules.mordgrave.steps import DoubleShot, FollowUp, Melee
 from tests.rules.mordgrave_helpers import RULES, answer, entry, match_state
 
 
-def ai_answer(st, seed: int = 0) -> str:
-    """The AI's answer to the pending decision, from the observation of the side that decides."""
+def ai_answer(st, seed: int = 0, level: str = "hard") -> str:
+    """The AI's answer to the pending decision, from the observation of the side that decides, at the level
+    that plays its scores as they are (normal hesitates between close ones)."""
     d = RULES.pending(st)
     m = Match(st.battlefield, RULES, [], seed)
     m.state = st
-    key = MordgraveAI(seed).choose(m.observe(d.side), d)
+    key = MordgraveAI(seed, level).choose(m.observe(d.side), d)
     assert d.option(key) is not None, (d.kind, key)
     return key
 

@@ -19,11 +19,12 @@ from game.rules.passe_d_armes.state import weapon
 from tests.rules.passe_d_armes_helpers import RULES, Driver, field, fighter, state_of
 
 
-def ask(state, side=None, seed=1):
-    """The AI's answer to the decision ``state`` waits for, from that side's observation."""
+def ask(state, side=None, seed=1, level="hard"):
+    """The AI's answer to the decision ``state`` waits for, from that side's observation, at the level that
+    plays its scores as they are (normal hesitates between close ones)."""
     d = state.steps.waiting
     obs = Observation(d.side, RULES, RULES.observe(state, d.side), state.battlefield, (), state.max_turns)
-    return PasseAI(seed).choose(obs, d)
+    return PasseAI(seed, level).choose(obs, d)
 
 
 def test_the_ai_is_the_modules_tactical_player():

@@ -139,7 +139,7 @@ def test_the_view_follows_an_ai_figure_that_moves_off_screen(app):
     assert followed and all(followed)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [2, 4, 5])     # battles in which the AI answers a listed decision
 def test_after_an_ai_answer_the_human_never_sees_a_list_of_the_ai_decision(app, seed):
     match = new_match(MAP, "kolaps", seed, max_turns=2)
     scene = BattleScene(app, match, "vs-ai", human_side=0)

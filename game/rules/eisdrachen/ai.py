@@ -58,7 +58,7 @@ class EisdrachenAI(Tactician):
             gun = weapon(e.weapon)
             if act.can_fire(e, gun, state.turn):
                 o = match.rules.shot_odds(state, e, me, gun, False)
-                out.append(Threat(e.tile, expected_capped(o.outcomes, me.pv), gun["range"], e.V))
+                out.append(Threat(e.tile, expected_capped(o.outcomes, me.pv), gun["range"]))
         return out
 
     def _shot_value(self, target: Figure, odds) -> float:

@@ -36,7 +36,7 @@ AMBUSH = 0.45
 
 
 class KolapsAI(Tactician):
-    SCALE = 0.5
+    SCALE = CRITICAL_VALUE      # a critical hit: the level's margin and blur are shares of it
 
     def __init__(self, seed: int = 0, level: str = "normal"):
         super().__init__(seed, level)
@@ -110,14 +110,13 @@ class KolapsAI(Tactician):
             if not hostile(ch, e):
                 continue
             w = weapon(ctx, e.ready_weapon)
-            move = e.mvt_mod * 2.5 / cpt
             if w["range"] is None or not usable(ctx, e, e.ready_weapon):
-                out.append(Threat(e.tile, 1.0, 1.5, move, sighted=False))
+                out.append(Threat(e.tile, 1.0, 1.5, sighted=False))
                 continue
             shot = Option(f"shoot:{ch.id}", "shoot", e.id, ch.tile, ch.id, value=e.ready_weapon)
             harm = max(self._attack_value(match, shot), 0.3)
             reach = (w["range"] if "explosion" in w["traits"] else 2 * w["range"]) / cpt
-            out.append(Threat(e.tile, harm, reach, move))
+            out.append(Threat(e.tile, harm, reach))
         return out
 
     def _setup(self, match: Observation, ctx: Ctx, ch) -> None:

@@ -80,7 +80,7 @@ class Sight:
 
 
 class MordgraveAI(Tactician):
-    SCALE = 1.0
+    SCALE = 2.0             # between a difficulty and a wound: the level's margin and blur are shares of it
 
     def __init__(self, seed: int = 0, level: str = "normal"):
         super().__init__(seed, level)
@@ -92,7 +92,7 @@ class MordgraveAI(Tactician):
 
     def threats(self, st: State, f: Figure) -> list[Threat]:
         """Each enemy as a danger to ``f``: its best shot at ``f`` within its weapon's range (a line of sight
-        needed), or its blow in contact, reaching as far as it may move."""
+        needed), or its blow in contact."""
         out = []
         for g in st.living():
             if g.side == f.side:
@@ -103,9 +103,9 @@ class MordgraveAI(Tactician):
                          for wid, w in ((wid, ranged_weapon(wid)) for wid in shooting_weapons(g)) if "range" in w]
             finally:
                 g.tile = where
-            out += [Threat(g.tile, max(0.0, v), reach, g.Mouv) for reach, v in shots]
+            out += [Threat(g.tile, max(0.0, v), reach) for reach, v in shots]
             blow = -self.fight_value(st, f, g, g, True, False, {})
-            out.append(Threat(g.tile, max(0.0, blow), 1.5, g.Mouv, sighted=False))
+            out.append(Threat(g.tile, max(0.0, blow), 1.5, sighted=False))
         return out
 
     # --- expected values from the exact odds ------------------------------------------------

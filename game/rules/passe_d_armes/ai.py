@@ -89,7 +89,7 @@ class PasseAI(Tactician):
                 continue
             reach = weapon(g.in_hand)["range"]
             harm = self.attack_value(state, g, me, "", g.tile) if reach > 0 else self.attack_value(state, g, me, "")
-            threats.append(Threat(g.tile, max(harm, 0.0), reach if reach > 0 else 1.5, g.mov, sighted=reach > 0))
+            threats.append(Threat(g.tile, max(harm, 0.0), reach if reach > 0 else 1.5, sighted=reach > 0))
         sight = self.sight(state.battlefield)
         grid = self.threat_map(threats, sight, sight.cover)
         friends = sum(1 for g in state.active_of(me.side) if g is not me)

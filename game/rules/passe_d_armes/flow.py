@@ -525,7 +525,7 @@ class EndPasse(Step):
                 side = 1 - state.truce_offer
                 return Decision(side, "truce", (Option("accept_truce", "accept_truce"),
                                                 Option("refuse_truce", "refuse_truce")),
-                                info={"side": state.truce_offer, "turn": state.turn})
+                                info={"side": state.truce_offer, "turn": state.turn}, default="refuse_truce")
         answer = self.take_answer()
         if answer is not None:
             if answer.action == "accept_truce":

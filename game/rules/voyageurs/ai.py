@@ -136,7 +136,7 @@ class VoyageursAI(Tactician):
 
     def threats(self, st: State, c: Combatant) -> list[Threat]:
         """Each standing enemy as a danger to ``c``: each weapon it holds or carries, as far as it reaches
-        (a line of sight needed for a shot), and as far as it may move first."""
+        (a line of sight needed for a shot)."""
         out = []
         for e in act.enemies(st, c):
             if not e.conscious:
@@ -144,8 +144,7 @@ class VoyageursAI(Tactician):
             for wid in {w for w in act.strike_weapons(e) + ([e.carried] if e.carried else [])}:
                 w = act.weapon(wid)
                 melee = w["type"] == "melee"
-                out.append(Threat(e.tile, self.harm(st, e, c, wid), 1.5 if melee else w["range"], e.mov,
-                                  sighted=not melee))
+                out.append(Threat(e.tile, self.harm(st, e, c, wid), 1.5 if melee else w["range"], sighted=not melee))
         return out
 
     def answer(self, st: State, c: Combatant) -> float:

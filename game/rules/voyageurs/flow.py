@@ -129,7 +129,7 @@ class FlightCheck(Step):
             if side is None:
                 return None
             opts = [Option(f"flee:{c.id}", "flee", c.id) for c in able] + [Option("stay", "stay")]
-            return Decision(side, "flight", tuple(opts), info={"sums": [sums[0], sums[1]]})
+            return Decision(side, "flight", tuple(opts), info={"sums": [sums[0], sums[1]]}, default="stay")
         if answer.action == "stay":
             return None
         c = st.fig(answer.figure)
@@ -159,7 +159,7 @@ class TruceCheck(Step):
             if len(set(offers)) < 2:
                 return Decision(1 - offers[0], "truce", (Option("accept_truce", "accept_truce"),
                                                          Option("refuse_truce", "refuse_truce")),
-                                info={"side": offers[0]})
+                                info={"side": offers[0]}, default="refuse_truce")
         elif answer.action == "refuse_truce":
             game.emit(Event("truce_refused", {"side": 1 - offers[0]}, rule="5.2"))
             offers.clear()
