@@ -60,16 +60,24 @@ def test_ai_barred_announces_every_eligible_character_and_the_free_attacker_only
     assert legal(state, bid_decision(ctx, 0)) == "bid:3"          # A0..A2: morale 5 and a target within 2 x 30 cm
 
 
-def test_ai_committed_attacker_takes_a_poor_shot_rather_than_breach_its_commitment():
-    """§3.6: a ticked attacker that does not attack loses morale and bars its side, so the AI shoots."""
+def test_ai_committed_attacker_takes_a_fair_shot_rather_than_breach_but_not_a_hopeless_one():
+    """§3.6: a ticked attacker that does not attack loses a point of morale and bars its side, so the AI shoots
+    at a fair target it would leave alone as defender; a hopeless shot (5D6, a critical failure three times in
+    five) costs as much morale as the breach (§5.31, §5.32), and more besides, so it moves up instead."""
+    state = make_state([fig("A1", "trooper", (0, 5), morale=5, offensive=True)],
+                       [fig("B1", "veteran", (10, 5), morale=5, offensive=True)])
+    state.attacker, state.defender = 0, 1
+    decision, scores = action_of(state)
+    assert RULES.odds(state, decision.option("shoot:B1")).details["difficulty"] == 3
+    assert legal(state).startswith(("shoot", "burst"))
+    state.attacker, state.defender = 1, 0
+    assert not legal(state).startswith(("shoot", "burst", "moveshoot"))
     state = make_state([fig("A1", "trooper", (0, 5), morale=5, offensive=True)],
                        [fig("B1", "veteran", (30, 5), morale=5)])
     state.bf.cover[5, 30] = 2
     state.attacker, state.defender = 0, 1
-    run_steps(ctx_for(state, []), Activation("A1", "regular"))
-    assert state.steps.waiting.kind == "action"
-    assert legal(state).startswith(("shoot", "burst", "moveshoot"))
-    state.attacker, state.defender = 1, 0           # as defender, it moves up instead
+    decision, scores = action_of(state)
+    assert RULES.odds(state, decision.option("shoot:B1")).details["difficulty"] == 5
     assert legal(state).startswith(("run", "walk"))
 
 
@@ -103,7 +111,19 @@ def test_ai_answers_activate_and_action():
     assert legal(state) == "activate:A1"
     answer_step(ctx_for(state, []), "activate:A1")
     assert state.steps.waiting.kind == "action"
-    assert legal(state).startswith(("shoot", "burst", "moveshoot"))
+    assert legal(state).startswith(("shoot", "burst", "moveshoot", "prone"))
+
+
+def test_ai_closes_to_point_blank_on_an_enemy_that_has_acted_not_on_one_that_shoots_first():
+    """Point-blank (§5.33: −2, 2C6 severity) cuts both ways: the AI runs in on an enemy that has already
+    activated this turn, which cannot answer before its next shot, but not on an offensive one still to act."""
+    for activated in (True, False):
+        state = duel()
+        state.chars["B1"].activated_this_turn = activated
+        decision, _ = action_of(state)
+        chosen = decision.option(legal(state))
+        close = chosen.tile is not None and space.within_cm(chosen.tile, (8, 5), 5, 2.5)
+        assert close == activated, chosen.key
 
 
 def test_ai_keeps_the_best_severity_die_and_swaps_a_burst_when_it_hurts_more():
@@ -129,8 +149,10 @@ def test_ai_answers_incident_crossfire_and_reaction():
     assert state.steps.waiting.kind == "reaction" and legal(state) == "respond"
 
 
-def test_ai_stipulates_a_standing_order_within_its_gun_range_and_uses_its_knife():
-    """§5.15: its rifle (40 cm) waits for an enemy within 50 cm; a contact weapon for the first in reach."""
+def test_ai_stipulates_a_standing_order_within_its_gun_range_and_uses_its_knife_at_a_profit():
+    """§5.15: its rifle (40 cm) waits for an enemy within 50 cm; a contact weapon for the first in reach.
+    §5.34.4: a veteran's knife strikes first (3+, and a failure costs it no morale); a trooper's one-in-four
+    strike, whose failure costs a point of morale (§5.31), only when it also spares an attacker's breach."""
     state = make_state([fig("A1", "veteran", (5, 5), morale=5, offensive=True)],
                        [fig("B1", "trooper", (15, 5), morale=5)])
     state.bf.cover[6, 5] = 2
@@ -142,11 +164,13 @@ def test_ai_stipulates_a_standing_order_within_its_gun_range_and_uses_its_knife(
     state.chars["A1"].ready_weapon = "knife"
     scores = ai.score_action(match_on(state).observe(0), decision)
     assert max(ambushes, key=lambda o: scores[o.key]).key == "ambush"
-    state = make_state([fig("A1", "trooper", (5, 5), morale=5, offensive=True)],
-                       [fig("B1", "trooper", (6, 5), morale=5)])
-    state.chars["A1"].knife_foes = ["B1"]
-    run_steps(ctx_for(state, []), KnifeWindow("B1"))
-    assert state.steps.waiting.kind == "knife" and legal(state) == "knife:A1"
+    for striker, attacker, strikes in (("veteran", None, True), ("trooper", None, False), ("trooper", 0, True)):
+        state = make_state([fig("A1", striker, (5, 5), morale=5, offensive=True)],
+                           [fig("B1", "trooper", (6, 5), morale=5)])
+        state.attacker = attacker
+        state.chars["A1"].knife_foes = ["B1"]
+        run_steps(ctx_for(state, []), KnifeWindow("B1"))
+        assert state.steps.waiting.kind == "knife" and legal(state) == ("knife:A1" if strikes else "pass")
 
 
 SHIPPED_MAP = Path(__file__).resolve().parents[2] / "maps" / "ruined_town.tmx"
@@ -167,8 +191,9 @@ def test_ai_finishes_a_badly_wounded_enemy_rather_than_spread_its_fire():
             state.chars["B2"].wounds.update({"legs": 3, "belly": 2, "chest": 1, "left_arm": 3, "right_arm": 3})
         decision, scores = action_of(state)
         assert (scores["burst:B2"] > scores["burst:B1"]) == wounded
-        if wounded:
-            assert legal(state) == "burst:B2"
+        if wounded:             # the burst now, or a run to point-blank range of it (−2, and 2C6 severity)
+            chosen = decision.option(legal(state))
+            assert chosen.key == "burst:B2" or space.within_cm(chosen.tile, (7, 8), 5, 2.5)
 
 
 def test_ai_does_not_fire_through_its_own_side_at_a_negative_expected_value():
@@ -217,7 +242,7 @@ def test_ai_answer_does_not_change_when_the_other_sides_hidden_ambushes_are_redr
     rng = random.Random(5)
     compared = redrawn = 0
     for seed in (1, 2):
-        m = new_match(SHIPPED_MAP, "kolaps", seed, max_turns=3)
+        m = new_match(SHIPPED_MAP, "kolaps", seed, max_turns=4)
         players = {s: KolapsAI(seed * 2 + s, "hard") for s in (0, 1)}     # games that set ambushes
         while m.pending is not None:
             d = m.pending

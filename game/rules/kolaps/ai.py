@@ -14,33 +14,58 @@ It reads only its side's observation; ties break on its own seeded generator, ne
 """
 from __future__ import annotations
 
-from ...ai.tactics import Tactician, Threat, nearest
+import dataclasses
+from functools import lru_cache
+
+from ...ai.tactics import Tactician, nearest
 from ...engine import space
 from ...engine.decision import Decision, Option
 from ...engine.match import Observation
-from .combat import line_of_sight, shot_band
+from .combat import (_hit_rows, behind_cover, line_of_sight, severity_dice, shot_band, shot_difficulty,
+                     strike_difficulty, traits, zone_modifier)
 from .effects import Ctx, controller, hostile
-from .model import TOTAL_BOXES
-from .options import (AMBUSH_ACTIONS, ORDER_RANGES, Conduct, can_offend, destinations, legal_target, static_attacks,
-                      usable, weapon)
+from .model import TOTAL_BOXES, ZONES
+from .options import (AMBUSH_ACTIONS, ORDER_RANGES, Conduct, as_seen_by, can_offend, destinations, legal_target,
+                      static_attacks, usable, weapon)
+from .pools import roll_odds, threshold
 from .steps import eligible, points, severity_row
 
 ROW_VALUE = {1: 0.1, 2: 0.25, 3: 1.0, 4: 1.0, 5: 2.0, 6: 3.0}
 CRITICAL_VALUE = 4.0
 BLAST_HIT = 1.2             # a figure a blast hits: its attack on that figure, in row values
 FRIENDLY_FIRE = 1.5
-EXPOSURE = 0.3
-COMMITTED = 1.0             # an attacker's breach costs morale and the next turn's attack (§3.6)
+EXPOSURE = 0.6              # the enemy's expected harm on a figure where it ends its activation
+NEXT_ATTACK = 0.35          # the attack a position offers next activation, if the enemy is still there
+FORESIGHT = 24              # move tiles looked at in full (× the level's foresight), the most promising first
+UNLOOKED = -99.0            # a move to a tile the level did not look at
+PRONE = 0.2                 # going prone: a later activation spent standing up to move
+APPROACH = 0.03             # per cm beyond its gun's effective range (beyond contact for a blade)
+MORALE = {6: 0.7, 5: 0.7, 4: 0.8, 3: 1.0, 2: 1.0, 1: 1.0}      # a point of morale lost, from each value: it
+                            # seldom comes back (§5.10), at 3 a directive needs a roll, at 2 no more orders (§5.21)
+BARRED = 0.1                # a breach bars its side from the next auction (§3.6)
+GOOD_ATTACK = 0.4           # a bid counts a character whose best attack now is worth this much, or one that may
+                            # lie in ambush: an attacker that does not attack breaches its commitment (§3.6)
+MISHAP = 0.15               # a critical failure: a point of morale, and one time in six or more an incident (§5.32)
 READY_GRENADE = 0.5         # a grenade readied now is thrown next activation, if the enemy stays
 AMBUSH = 0.45
 
 
+@lru_cache(maxsize=None)
+def _expected_rows(difficulty, need: int, two_hands: bool, mods: tuple, sev: tuple, burst: bool) -> float:
+    """The expected row value of an attack roll: a critical's worth, or a hit's rows (§5.22–§5.27)."""
+    p = roll_odds(difficulty, need, two_hands)
+    hit = sum(float(q) * ROW_VALUE[r] for r, q in _hit_rows(mods, *sev, burst))
+    crit = float(p["critical_success"])
+    return crit * CRITICAL_VALUE + (float(p["success"]) - crit) * hit
+
+
 class KolapsAI(Tactician):
-    SCALE = CRITICAL_VALUE      # a critical hit: the level's margin and blur are shares of it
+    SCALE = 2.0                 # two wounds (row 3): the level's margin and blur are shares of it
 
     def __init__(self, seed: int = 0, level: str = "normal"):
         super().__init__(seed, level)
         self._positions: dict = {}
+        self._difficulties: dict = {}       # shot difficulties by what they turn on (the map never changes)
 
     # --- helpers ------------------------------------------------------------------
 
@@ -66,6 +91,15 @@ class KolapsAI(Tactician):
                 if any(space.adjacent(tile, t.tile) for tile in walk):
                     return True
         return False
+
+    def _will_attack(self, match: Observation, ctx: Ctx, ch) -> bool:
+        """Whether ``ch``, made offensive, has an attack worth its activation now: a shot or strike of
+        ``GOOD_ATTACK``, or cover to lie in ambush behind (§5.15: declaring one keeps the commitment)."""
+        if behind_cover(ctx.bf, ch.tile):
+            return True
+        offensive = dataclasses.replace(ch, offensive=True)
+        return any(self._attack_from(ctx, offensive, ch.tile, as_seen_by(ch, e)) >= GOOD_ATTACK
+                   for e in ctx.in_play() if legal_target(ctx, offensive, e))
 
     @staticmethod
     def _mine(ctx: Ctx, side: int):
@@ -96,66 +130,142 @@ class KolapsAI(Tactician):
         hit_value = sum(float(p) * ROW_VALUE[int(r.split(":")[1])] for r, p in rows.items())
         o = odds.outcomes
         value = (float(o["critical"]) * CRITICAL_VALUE + float(o["hit"]) * hit_value) * self.worth(self._health(target))
-        value -= float(o["critical_failure"]) * 0.6 + float(o["failure"]) * 0.1
+        value -= float(o["critical_failure"]) * (MORALE[a.morale] + MISHAP)
+        value -= float(o["failure"]) * self._failure_cost(a)
         if "friendly_fire" in odds.details["critical_failure_results"]:
             value -= float(o["critical_failure"]) * hit_value * FRIENDLY_FIRE      # an ally on the line (§5.32)
         return value
 
-    def _threats(self, match: Observation, ctx: Ctx, ch) -> list[Threat]:
-        """Each enemy with a usable gun as a danger to ``ch``: its shot's expected value on ``ch`` where it
-        stands, reaching twice the weapon's range (the long band)."""
+    @staticmethod
+    def _failure_cost(a) -> float:
+        """§5.31: a simple failure costs initial rank 1–2 a point of morale down to 3; rank 3–4 only its 6."""
+        if a.rng_initial <= 2:
+            return MORALE[a.morale] if a.morale > 3 else 0.0
+        return MORALE[6] if a.morale == 6 else 0.0
+
+    def _harm(self, difficulty, need: int, two_hands: bool, t, sev: tuple, burst: bool, focus: bool) -> float:
+        """Expected row value of one roll at ``difficulty`` on ``t``, hit with severity dice ``sev``."""
+        value = _expected_rows(difficulty, need, two_hands, tuple(zone_modifier(t, z) for z in ZONES), sev, burst)
+        return value * (self.worth(self._health(t)) if focus else 1.0)
+
+    def _attack_from(self, ctx: Ctx, a, origin, t, focus: bool = True) -> float:
+        """The expected harm of ``a``'s best attack on ``t`` from ``origin`` with what it holds: a shot (a
+        burst where its gun has one), or a strike when adjacent; worked out from the exact difficulty and
+        dice, as the odds would give them were it there. 0 when it has none worth taking."""
+        need = threshold(a.rank(ctx.turn))
+        w = weapon(ctx, a.ready_weapon)
+        if space.adjacent(origin, t.tile):
+            best = 0.0
+            for name in {a.ready_weapon, "unarmed"}:
+                ww = weapon(ctx, name)
+                if name != "unarmed" and (not usable(ctx, a, name) or (ww["range"] is not None
+                                                                       and "pistol" not in traits(ww))):
+                    continue
+                d = strike_difficulty(a, t, ww, False)
+                if d.possible:
+                    best = max(best, self._harm(d.value, need, ww["range"] is None and "two_hands" in traits(ww), t,
+                                                severity_dice(ww, "contact", True), False, focus))
+            return best
+        if w["range"] is None or "explosion" in traits(w) or not usable(ctx, a, a.ready_weapon):
+            return 0.0
+        if not line_of_sight(ctx.bf, origin, t.tile):
+            return 0.0
+        key = (a.prone, a.right_arm_malus, origin, a.ready_weapon, t.tile, t.cib_mod, t.prone, t.offensive,
+               t.ambush_armed, t.huddled)
+        d = self._difficulties.get(key)
+        if d is None:
+            if len(self._difficulties) > 200_000:
+                self._difficulties.clear()
+            d = self._difficulties[key] = shot_difficulty(ctx.bf, ctx.state, a, origin, t, w, False)
+        if d is None or not d.possible:
+            return 0.0
+        return self._harm(d.value, need, False, t, severity_dice(w, d.band, False), "automatic" in traits(w), focus)
+
+    @staticmethod
+    def _ready(e) -> float:
+        """How surely enemy ``e`` attacks before our next activation: at once if it is offensive and has not
+        yet activated this turn; next turn, when it may or may not go first, if it will answer orders."""
+        if e.offensive and not e.activated_this_turn and e.morale >= 3:
+            return 1.0
+        return 0.5 if e.morale >= 3 else 0.1
+
+    def _danger(self, ctx: Ctx, me) -> tuple[float, float]:
+        """The harm the enemy threatens on ``me`` where it stands (as it would stand: prone, huddled): each
+        enemy's best attack from where it is, a blade's from a walk away, weighed by how soon it comes; and
+        the part of it that comes before our next activation."""
+        total = first = 0.0
         cpt = ctx.state.cm_per_tile
-        out = []
-        for e in ctx.in_play():
-            if not hostile(ch, e):
-                continue
+        for e in self._enemies:
             w = weapon(ctx, e.ready_weapon)
             if w["range"] is None or not usable(ctx, e, e.ready_weapon):
-                out.append(Threat(e.tile, 1.0, 1.5, sighted=False))
-                continue
-            shot = Option(f"shoot:{ch.id}", "shoot", e.id, ch.tile, ch.id, value=e.ready_weapon)
-            harm = max(self._attack_value(match, shot), 0.3)
-            reach = (w["range"] if "explosion" in w["traits"] else 2 * w["range"]) / cpt
-            out.append(Threat(e.tile, harm, reach))
-        return out
+                reach = e.mvt_mod * 2.5 / cpt + 1.5
+                if space.adjacent(e.tile, me.tile):
+                    harm = self._attack_from(ctx, e, e.tile, me, focus=False)
+                elif space.within(e.tile, me.tile, reach) and not e.prone:
+                    harm = self._strike_on(ctx, e, me)
+                else:
+                    harm = 0.0
+            else:
+                harm = self._attack_from(ctx, e, e.tile, me, focus=False)
+            ready = self._ready(e)
+            total += ready * harm
+            first += harm if ready == 1.0 else 0.0
+        return total, first
+
+    def _strike_on(self, ctx: Ctx, e, me) -> float:
+        """A blade's move to strike on ``me`` (+2, §5.14)."""
+        ww = weapon(ctx, e.ready_weapon)
+        d = strike_difficulty(e, me, ww, True)
+        if not d.possible:
+            return 0.0
+        return self._harm(d.value, threshold(e.rank(ctx.turn)), "two_hands" in traits(ww), me,
+                          severity_dice(ww, "contact", True), False, False)
 
     def _setup(self, match: Observation, ctx: Ctx, ch) -> None:
         """What every position of ``ch`` this decision turns on."""
-        bf = ctx.bf
         self._positions = {}
-        self._threat_map = self.threat_map(self._threats(match, ctx, ch), lambda a, b: line_of_sight(bf, a, b),
-                                           self.sight(bf).cover)
+        self._enemies = [as_seen_by(ch, e) for e in ctx.in_play() if hostile(ch, e)]
         answer = sum(1.0 for c in ctx.in_play() if not hostile(ch, c)
                      and weapon(ctx, c.ready_weapon)["range"] is not None)
         score = points(ctx.state).points
         side = controller(ch)
         posture = self.posture(score[side] - score[1 - side], TOTAL_BOXES, ctx.turn, ctx.state.max_turns)
-        self._caution = self.caution(self._health(ch), self._threat_map.danger(ch.tile), answer, posture)
+        self._caution = self.caution(self._health(ch), self._danger(ctx, ch)[0], answer, posture)
         self._drive = posture.drive
         self._objectives = self.objectives(match, side, TOTAL_BOXES * 0.1 * posture.drive, ctx.turn)
 
-    def _position_value(self, ctx: Ctx, ch, tile) -> float:
+    def _position_value(self, ctx: Ctx, ch, tile, prone=None, huddled=False) -> float:
+        key = (tile, ch.prone if prone is None else prone, huddled)
         cache = self._positions
-        if tile not in cache:
-            cache[tile] = self._position_value_uncached(ctx, ch, tile)
-        return cache[tile]
+        if key not in cache:
+            cache[key] = self._position_value_uncached(ctx, ch, *key)
+        return cache[key]
 
-    def _position_value_uncached(self, ctx: Ctx, ch, tile) -> float:
-        enemies = [e for e in ctx.in_play() if hostile(ch, e)]
+    def _position_value_uncached(self, ctx: Ctx, ch, tile, prone: bool, huddled: bool) -> float:
+        """What standing on ``tile`` is worth to ``ch``: the attack it will have from there next activation
+        (more as the score drives it on), less the enemy's attacks on it there (feared by its caution), plus
+        the pull of the objectives and of the enemy when it has no shot yet."""
+        enemies = self._enemies
         if not enemies:
             return 0.0
+        me = ch if (tile, prone, huddled) == (ch.tile, ch.prone, ch.huddled) else \
+            dataclasses.replace(ch, tile=tile, prone=prone, huddled=huddled)
         w = weapon(ctx, ch.ready_weapon)
         cpt = ctx.state.cm_per_tile
-        value = -EXPOSURE * self._caution * self._threat_map.danger(tile) + self._objectives.pull(tile)
+        attack = max((self._attack_from(ctx, me, tile, e) for e in enemies if legal_target(ctx, me, e)), default=0.0)
+        danger, first = self._danger(ctx, me)
+        standing = max(0.2, 1.0 - first / CRITICAL_VALUE)     # the shots it takes first may leave it no attack
+        value = NEXT_ATTACK * min(2.0, self._drive) * attack * standing - EXPOSURE * self._caution * danger
+        value += self._objectives.pull(tile)
         nearest_cm = nearest(tile, [e.tile for e in enemies]) * cpt
         whole = self._drive * self._health(ch) / max(1.0, self._caution)
-        if w["range"] is None or "explosion" in w["traits"]:
-            value += whole * (0.8 - 0.02 * nearest_cm)
-        else:
-            in_range = sum(1 for e in enemies if space.within_cm(tile, e.tile, w["range"], cpt)
-                           and line_of_sight(ctx.bf, tile, e.tile))
-            value += 0.25 * min(in_range, 2) - whole * 0.03 * max(0.0, nearest_cm - w["range"])
-        return value
+        reach = 0.0 if w["range"] is None or "explosion" in w["traits"] else w["range"]
+        return value - whole * APPROACH * max(0.0, nearest_cm - reach)
+
+    @staticmethod
+    def _fatigue_cost(ch) -> float:
+        """A point of fatigue (run, move and shoot, move to strike): the sixth risks rank 0 or a lost turn."""
+        return 0.05 + 0.05 * ch.fatigue + (0.4 if ch.fatigue >= 5 else 0.0)
 
     @staticmethod
     def _standing_order(ctx: Ctx, ch) -> str:
@@ -180,30 +290,37 @@ class KolapsAI(Tactician):
             best = max(best, self._attack_value(match, throw))
         return READY_GRENADE * best
 
+    @staticmethod
+    def _breach(match: Observation, ch) -> float:
+        """What an attacker's ticked character that has not yet attacked loses if it does not (§3.6)."""
+        committed = ch.offensive and match.state.attacker == controller(ch) and not ch.did_offensive_action_this_turn
+        return MORALE[ch.morale] + BARRED if committed else 0.0
+
     def _score(self, match: Observation, ctx: Ctx, ch, o: Option, shot_values: dict) -> float:
         a = o.action
         here = self._position_value(ctx, ch, ch.tile)
-        committed = ch.offensive and match.state.attacker == controller(ch) and not ch.did_offensive_action_this_turn
-        bonus = COMMITTED if committed else 0.0
+        bonus = self._breach(match, ch)
         if a in ("shoot", "burst", "strike", "throw"):
             return self._attack_value(match, o) + bonus
         if a == "moveshoot":
             if o.target not in shot_values:
                 shot_values[o.target] = self._attack_value(match, o)
-            return shot_values[o.target] + bonus + self._position_value(ctx, ch, o.tile) - here - 0.15
+            return (shot_values[o.target] + bonus + self._position_value(ctx, ch, o.tile) - here
+                    - self._fatigue_cost(ch))
         if a == "movestrike":
-            return self._attack_value(match, o) + bonus + self._position_value(ctx, ch, o.tile) - here - 0.15
+            return (self._attack_value(match, o) + bonus + self._position_value(ctx, ch, o.tile) - here
+                    - self._fatigue_cost(ch))
         if a in ("walk", "run"):
-            tired = 0.3 if ch.fatigue >= 4 else 0.0
-            return self._position_value(ctx, ch, o.tile) - here - (0.1 + tired if a == "run" else 0.0)
+            return self._position_value(ctx, ch, o.tile) - here - (self._fatigue_cost(ch) if a == "run" else 0.0)
         if a in AMBUSH_ACTIONS:
             return AMBUSH + bonus * 0.9 + (0.01 if o.key == self._standing_order(ctx, ch) else 0.0)
         if a == "cover":
             if ch.morale_state == "withdrawing":
                 return 1.0
-            return 0.5 * EXPOSURE * self._caution * self._threat_map.danger(ch.tile)
-        if a == "prone":
-            return 0.1 if ch.morale_state == "pinned" else -0.2
+            return self._position_value(ctx, ch, ch.tile, huddled=True) - here
+        if a == "prone":                        # shoots at −1 and is shot at +1, but must stand to move
+            return self._position_value(ctx, ch, ch.tile, prone=True) - here - PRONE + \
+                (0.1 if ch.morale_state == "pinned" else 0.0)
         if a == "stand":
             return 0.35
         if a == "encourage":                   # a friend back in the fight, at the chance of the roll
@@ -236,7 +353,7 @@ class KolapsAI(Tactician):
         ctx = self._ctx(match)
         mine = [c for c in self._mine(ctx, decision.side) if eligible(ctx, c)]
         e = len(mine)
-        u = sum(1 for c in mine if c.morale >= 4 and self._opportunity(ctx, c))
+        u = sum(1 for c in mine if c.morale >= 4 and self._opportunity(ctx, c) and self._will_attack(match, ctx, c))
         high = decision.info.get("high_bid")
         if decision.info.get("free"):
             n = e if match.state.auction.get("barred") == decision.side else u    # only the attacker can breach
@@ -249,12 +366,14 @@ class KolapsAI(Tactician):
         return {o.key: -abs(o.value - n) if isinstance(o.value, int) else -99.0 for o in decision.options}
 
     def score_offensive(self, match: Observation, decision: Decision) -> dict[str, float]:
-        """An attacker ticks characters with morale 4+ first; then those with an opportunity, rank, morale."""
+        """An attacker ticks characters with morale 4+ first; then those with an attack worth their activation
+        (the ones its bid counted), an opportunity, rank, morale."""
         ctx = self._ctx(match)
         attacker = match.state.attacker == decision.side
         chars = {o.key: ctx.char(o.figure) for o in decision.options}
         keen = attacker and any(c.morale >= 4 for c in chars.values())
-        ranked = sorted(chars, key=lambda k: ((not keen or chars[k].morale >= 4), self._opportunity(ctx, chars[k]),
+        ranked = sorted(chars, key=lambda k: ((not keen or chars[k].morale >= 4),
+                                              self._will_attack(match, ctx, chars[k]), self._opportunity(ctx, chars[k]),
                                               chars[k].rank(ctx.turn), chars[k].morale, chars[k].id))
         return {k: float(i) for i, k in enumerate(ranked)}
 
@@ -280,8 +399,26 @@ class KolapsAI(Tactician):
         ctx = self._ctx(match)
         ch = ctx.char(decision.figure)
         self._setup(match, ctx, ch)
+        looked = self._candidates(ctx, ch, {o.tile for o in decision.options if o.path})
         shot_values: dict = {}
-        return {o.key: self._score(match, ctx, ch, o, shot_values) for o in decision.options}
+        return {o.key: self._score(match, ctx, ch, o, shot_values) if not o.path or o.tile in looked else UNLOOKED
+                for o in decision.options}
+
+    def _candidates(self, ctx: Ctx, ch, tiles: set) -> set:
+        """The tiles a move may end on that get the full look (the level's foresight): first those from
+        which it may shoot at point-blank range or strike, those behind cover, and the nearest the enemy and
+        the objectives."""
+        n = self.foresight(FORESIGHT)
+        if len(tiles) <= n:
+            return tiles
+        enemies = [e.tile for e in self._enemies]
+        cpt = ctx.state.cm_per_tile
+
+        def promise(tile) -> tuple:
+            close = any(space.within_cm(tile, e, 5, cpt) for e in enemies)
+            return (close, behind_cover(ctx.bf, tile), self._objectives.pull(tile) - nearest(tile, enemies), tile)
+
+        return set(sorted(tiles, key=promise, reverse=True)[:n])
 
     # --- sub-decisions ----------------------------------------------------------------
 
@@ -312,5 +449,8 @@ class KolapsAI(Tactician):
         return {o.key: 1.0 if (o.key == "respond") == respond else 0.0 for o in decision.options}
 
     def score_knife(self, match: Observation, decision: Decision) -> dict[str, float]:
-        """A knife strikes first only at a profit: passing is worth nothing, a strike its expected value."""
-        return {o.key: 0.0 if o.key == "pass" else self._attack_value(match, o) for o in decision.options}
+        """A knife strikes first only at a profit: passing is worth nothing, a strike its expected value, and
+        for a committed attacker the breach it spares (the strike uses its activation, §5.34.4)."""
+        state = match.state
+        return {o.key: 0.0 if o.key == "pass" else self._attack_value(match, o)
+                + self._breach(match, state.chars[o.figure]) for o in decision.options}
