@@ -47,6 +47,19 @@ def test_tv33_ai_bids_its_attack_opportunities():
         assert legal(state, bid_decision(ctx, 0)) == expected
 
 
+def test_ai_bids_a_character_with_only_hopeless_shots_only_when_cover_lets_it_lie_in_ambush():
+    """An attacker's ticked character that does not attack breaches (§3.6): a trooper whose one target is a
+    veteran in heavy cover at twice its range (5D6) is not bid for in the open; behind cover it may declare an
+    ambush (§5.15), which keeps the commitment, so it is."""
+    for cover in (False, True):
+        state = make_state([fig("A1", "trooper", (2, 5), morale=5)], [fig("B1", "veteran", (26, 5), morale=5)])
+        state.bf.cover[5, 26] = 2
+        if cover:
+            state.bf.cover[5, 3] = 1
+        state.auction = {"E": {0: 1, 1: 1}, "high": None, "high_bidder": None, "last": {}, "barred": None}
+        assert legal(state, bid_decision(ctx_for(state, []), 0)) == ("bid:1" if cover else "bid:0")
+
+
 def test_ai_barred_announces_every_eligible_character_and_the_free_attacker_only_its_opportunities():
     """§3.3 AI bidding: a barred AI announces E; its attacker opponent risks a breach, so it announces U."""
     side0 = [fig(f"A{i}", "trooper", (2, 2 * i), morale=m) for i, m in enumerate((5, 5, 5, 3, 2))]

@@ -1,14 +1,26 @@
 """The tactical KOLAPS : Ground Zero player, on the shared framework (game/ai/tactics.py).
 
-The bidding and the selection of offensive characters follow the project default of kolaps.md §3.3.
-Every other answer is scored by expected value from the module's exact odds (``rules.odds``): an attack by
-the severity rows it is expected to inflict (worth more on a character already hurt), less what a critical
-failure costs (friendly fire on an ally crossed by the line, §5.32); a grenade by the figures its blast may
-hit, friends counting against. A move is worth the change in its character's position: what it may shoot
-or reach from there, less the enemy fire the tile lies in (cover lessens it; a hurt or outmatched
-character fears it more), plus the pull of the map's objectives. Module knowledge: a trooper readies its
-grenade when enemies bunch within a throw, an ambush stipulates an order its gun can keep, a knife strikes
-only at a profit.
+Every answer is scored by expected value from the module's exact odds (``rules.odds``): an attack by the
+severity rows it is expected to inflict (worth more on a character already hurt), less what its failure
+costs (§5.31, §5.32: morale, an incident, friendly fire on an ally crossed by the line); a grenade by the
+figures its blast may hit, friends counting against. Morale is the resource a KOLAPS army runs out of
+first: a point lost on a failed roll or a broken commitment seldom comes back, and at 3 or less a
+character hardly attacks any more (§5.21), so a hopeless shot is not worth its failure and an attacker
+does not tick a character that will not attack.
+
+A move is worth the change in its character's position: the attack it will have from there next
+activation, worked out from the exact difficulty and dice, against the attacks the enemy has on it there
+(cover, prone and huddled included); an enemy that is offensive and has not yet activated shoots first and
+counts in full, and may leave it no attack at all. So a character runs in to point-blank range of an enemy
+that has already acted, not of one that will shoot first; the score's posture (``Tactician.posture``)
+drives the attack on as the turn limit nears, and the map's objectives pull. The level's foresight sets
+how many move tiles get that full look, the most promising first (point-blank range, cover, the enemy
+and the objectives near).
+
+The bidding follows §3.3's project default, counting only the characters that will attack this turn (an
+attack worth their activation, or cover to lie in ambush behind); module knowledge besides: a trooper
+readies its grenade when enemies bunch within a throw, an ambush stipulates an order its gun can keep, a
+knife strikes only at a profit.
 
 It reads only its side's observation; ties break on its own seeded generator, never the match's dice.
 """
