@@ -2,8 +2,11 @@
 drawn and while none is, each as a ratio to one full-screen blit timed in the same run (the reference
 of docs/performance.md, whose targets are a median within x4 and a 95th percentile within x8).
 
-Usage: ``python tools/bench_anim.py [--frames N] [--map FILE] [--rules NAME]``. Runs headless; times are
-the drawing thread's CPU time, so other work on the machine does not count.
+Usage: ``python tools/bench_anim.py [--frames N] [--map FILE] [--rules NAME] [--ai-speed SPEED] [--fps N]``. Runs
+headless; times are the drawing thread's CPU time, so other work on the machine does not count. The AI's
+speed is the Settings one: ``instant`` (the default here) lands each answer as soon as the last one's
+clips end, so more of the frames are the ones an answer lands in than at the game's own ``normal``, whose
+pauses are real time: measure it at ``--fps 60`` (the game's rate; 0, the default, draws frames back to back).
 """
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ import pygame  # noqa: E402
 
 from game.engine.mapfolders import shipped_maps_dir  # noqa: E402
 from game.ui.app import App, start_battle  # noqa: E402
-from game.ui.settings import Settings  # noqa: E402
+from game.ui.settings import AI_SPEEDS, Settings  # noqa: E402
 
 
 def reference(app: App, n: int = 200) -> float:
@@ -50,8 +53,10 @@ def main() -> int:
     ap.add_argument("--frames", type=int, default=1500)
     ap.add_argument("--map", default=str(shipped_maps_dir() / "ruined_town.tmx"))
     ap.add_argument("--rules", default="eisdrachen")
+    ap.add_argument("--ai-speed", default="instant", choices=tuple(AI_SPEEDS))
+    ap.add_argument("--fps", type=int, default=0)
     args = ap.parse_args()
-    app = App({"fps": 0}, Settings(language="en", ai_speed="instant", animations="normal"))
+    app = App({"fps": args.fps}, Settings(language="en", ai_speed=args.ai_speed, animations="normal"))
     scene = start_battle(app, Path(args.map), args.rules, "ai-vs-ai", 3)
     app.push(scene)
     for _ in range(5):
@@ -67,7 +72,7 @@ def main() -> int:
         if scene.match.over:
             break
     ref = reference(app)
-    print(f"map {Path(args.map).name}, {args.rules}, window {app.screen.get_size()}, reference (one full-screen "
+    print(f"map {Path(args.map).name}, {args.rules}, AI speed {args.ai_speed}, window {app.screen.get_size()}, reference (one full-screen "
           f"blit) {ref:.3f} ms; clips seen: {', '.join(sorted(kinds))}")
     print(f"  animating: {summary(moving, ref)}")
     print(f"  still:     {summary(still, ref)}")

@@ -43,7 +43,8 @@ def action_label(action: str) -> str:
 
 class BattleDrawing:
     minimap_rect: pygame.Rect | None = None
-    _minimap: pygame.Surface | None = None
+    _minimap_ground: pygame.Surface | None = None
+    _minimap: tuple | None = None       # ((size, figures' dots), the minimap with them)
     hover_lines: list = []
     hover_avoid: list = []
     page_size: int = CHOOSER_PAGE
@@ -61,20 +62,23 @@ class BattleDrawing:
         side = min(ui.s(170), self.map_rect.w // 4, self.map_rect.h // 3)     # a small window keeps its map
         k = min(side / gw, side / gh)
         size = (max(1, int(gw * k)), max(1, int(gh * k)))
-        if self._minimap is None or self._minimap.get_size() != size:
-            self._minimap = pygame.transform.smoothscale(self.base, size)
         r = pygame.Rect(0, 0, *size)
         r.bottomright = (self.map_rect.right - ui.s(8), self.map_rect.bottom - ui.s(8))
         if not ui.free(r):          # the list of choices needs the room: the minimap waits until it closes
             self.minimap_rect = None
             return
         self.minimap_rect = r
-        surface.blit(self._minimap, r)
+        dots = tuple((f.tile, f.side) for f in self.on_map() if f.alive)
+        if self._minimap is None or self._minimap[0] != (size, dots):      # drawn again when a figure moves
+            if self._minimap_ground is None or self._minimap_ground.get_size() != size:
+                self._minimap_ground = pygame.transform.smoothscale(self.base, size)
+            picture = self._minimap_ground.copy()
+            for tile, side in dots:
+                pygame.draw.circle(picture, side_colour(side), (int((tile[0] + 0.5) * k), int((tile[1] + 0.5) * k)),
+                                   max(2, int(k)))
+            self._minimap = ((size, dots), picture)
+        surface.blit(self._minimap[1], r)
         self.app.ui.occupy(r)
-        for f in self.on_map():
-            if f.alive:
-                pygame.draw.circle(surface, side_colour(f.side),
-                                   (r.x + int((f.tile[0] + 0.5) * k), r.y + int((f.tile[1] + 0.5) * k)), max(2, int(k)))
         window = pygame.Rect(r.x + int(max(0, wx0) * k), r.y + int(max(0, wy0) * k),
                              int((min(gw, wx1) - max(0, wx0)) * k), int((min(gh, wy1) - max(0, wy0)) * k))
         pygame.draw.rect(surface, (255, 255, 255), window, 1)
@@ -651,7 +655,7 @@ class BattleDrawing:
         who = side_name(d.side)
         if d.side in self.ai_players:
             who += " (" + tr("hud.ai") + ")"
-            if self.ai_thinking:
+            if self.thinking_shown:
                 who += " " + tr("hud.thinking")
         kind = tr(f"kind.{d.kind}", d.kind.replace("_", " "))
         mode = (d.info or {}).get("mode") if isinstance(d.info, dict) else None
@@ -741,7 +745,7 @@ class BattleDrawing:
                 if not text:
                     continue
                 own = k > 0 or n > 0       # who decides, in that side's colour
-                if own and d is not None and d.side in self.ai_players and self.ai_thinking \
+                if own and d is not None and d.side in self.ai_players and self.thinking_shown \
                         and k == len(lines) - 1 and n == len(line) - 1:
                     text += "." * (int(time.monotonic() * 3) % 4)
                 ui.text(surface, text, (x, y), size, side_colour(d.side) if own and d is not None else TEXT,
