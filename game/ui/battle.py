@@ -777,12 +777,16 @@ class BattleScene(BattleDrawing):
 
         Any input event changes it too, so only frames with no input and no answer reuse the last
         picture. While clips play, what they move is drawn live over it (``compose``), and a clip that
-        starts or a figure that starts or stops moving makes a new one; while the camera glides, the
+        starts or a figure that starts moving or whose death has been shown makes a new one (when the
+        clips end their frame stays until something else changes); while the camera glides, the
         map is (``compose_gliding``), and its frame stays when the camera comes to rest where the glide
         took it (it lays the map where the camera is). Something new drawn from a clock must be named here.
         """
         ui, now = self.app.ui, time.monotonic()
-        moving = self.timeline.moving and self.timeline.involved()
+        if self.timeline.moving:
+            moving = self.timeline.involved()
+        else:           # clips that end leave their frame, which draws their figures where they stopped
+            moving = self._frame_key[-1] if self._frame_key is not None else frozenset()
         camera = self.glide if self.camera_goal is not None or self.view.centre == self.glide_end else self.view.centre
         thinking = self.thinking_shown
         return (surface.get_size(), ui.scale, ui.mouse, language(), self._events, self.version, self.viewer,
