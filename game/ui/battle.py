@@ -148,6 +148,7 @@ class BattleScene(BattleDrawing):
         self._log_layout: dict[tuple, list[tuple]] = {}
         self._header_key = None
         self._token_pictures: dict[tuple, tuple] = {}
+        self._token_of: dict[str, tuple] = {}      # figure id: (the figure drawn, its size and ring, its picture)
         self._area_pictures: dict[tuple, tuple] = {}
         self._header_height = 0
         self.finished_at: float | None = None
