@@ -320,7 +320,10 @@ class BattleDrawing:
         """What the timeline plays now over the map: tracers, lunges, throws, blasts, rising numbers, dice."""
         draw_effects(surface, self.view, self.timeline)
         draw_floaters(surface, self.view, self.timeline, self.app.ui, self.drawn_at_id)
-        self.tray.draw(surface, self.app.ui, self.timeline.rolls(), self.timeline.clock, self.map_rect, self.names)
+        area = self.map_rect
+        if self.minimap_rect is not None:       # the tray keeps left of the minimap, which is drawn over it
+            area = pygame.Rect(area.x, area.y, max(1, self.minimap_rect.x - area.x), area.h)
+        self.tray.draw(surface, self.app.ui, self.timeline.rolls(), self.timeline.clock, area, self.names)
 
     def draw_overlays(self, surface: pygame.Surface) -> None:
         """The module's shapes on the map now: command bubbles, zones, templates."""
