@@ -6,8 +6,12 @@ It plays the Leader phases as the rules mean them: it takes first the Leader wit
 bubble, activates them all, moves every one of them before any fights (so each fight gets the
 outnumbering of the others, 3.4), charges where a charge pays, and keeps its troops near their Chief.
 Where a figure ends its move weighs the enemy's bows and blades that reach the tile (cover lessens the
-shots), more for a wounded figure or one outmatched, and the pull of the map's objectives; harm on a
-figure already hurt is worth more (focus fire).
+shots), more for a wounded figure or one outmatched, and the pull of the map's objectives (a control zone
+only for the figures needed to hold it); harm on a figure already hurt is worth more (focus fire).
+
+It fights to a decision: a melee is a symmetric exchange whose expected value is often below the normal
+level's margin, so an attack that pays is worth ``TEMPO`` more than doing nothing, and a fight weighs its
+own losses by the score's caution (bolder when level or behind as the turn limit nears).
 """
 from __future__ import annotations
 
