@@ -1,6 +1,7 @@
 """Mordgrave's tactical AI: a legal answer to every decision kind, the Leader phases played through the
 command bubbles (group activation, outnumbering, charges), and the framework's choices: the hurt target
-first, a wounded figure out of the enemy's sight."""
+first, a wounded figure out of the enemy's sight; a paying fight taken at the normal level, a control zone
+left to the friend who holds it."""
 from __future__ import annotations
 
 from game.engine import space
