@@ -51,20 +51,16 @@ def test_intercept_when_the_ally_has_fewer_pv_than_the_protector():
         assert ask(GROUND, st) == expected
 
 
-def test_flee_having_lost_half_the_starting_combatants_with_the_best_agi_plus_esp():
+def test_a_side_stays_in_a_ground_battle_having_lost_half_since_a_battle_fled_is_lost():
     st = ground([fig("scout", (1, 1)), fig("healer", (1, 3)), fig("fighter", (1, 5), pv=0)],
                 [fig("gunner", (9, 1))])
-    in_round(st, {"a1": 19, "a2": 18, "a3": 17, "b1": 15})
+    in_round(st, {"a1": 19, "a2": 18, "a3": 17, "b1": 5})
     st.fig("a3").status = "unconscious"
+    st.fig("a2").pv, st.fig("a2").status = 0, "unconscious"
     st.battle.slots = []
     run(st, [], FlightCheck("battle"))
-    assert ask(GROUND, st) == "stay"            # one of three down: not half
-    st.fig("a2").pv, st.fig("a2").status = 0, "unconscious"
-    st.fig("b1").initiative = 5
-    st.steps.waiting = None
-    st.steps.steps.clear()
-    run(st, [], FlightCheck("battle"))
-    assert ask(GROUND, st) == "flee:a1"         # scout AGI 7 + ESP 4
+    assert "flee:a1" in [o.key for o in st.steps.waiting.options]     # it may flee: two of three down
+    assert ask(GROUND, st) == "stay"
 
 
 def test_accept_a_truce_only_with_fewer_pv_than_the_proposer():

@@ -21,17 +21,20 @@ from ...ai.tactics import Objectives, Tactician, Threat, ThreatMap
 from ...engine import space
 from ...engine.decision import Decision, Option
 from ...engine.dice import mean
-from .aerial import aboard, between, range_modifier, rival
+from .aerial import aboard, between, rival
 from .checks import critical_chance, damage_dist, success_chance
 from .fight import figure_value, points
 from .model import Combatant, State, data
-from .odds import odds, volley_mean
+from .duel import APPROACH, STAY, WITHDRAW, Duel, duel, ship
 from . import actions as act
 
 KNOCKOUT = 12             # what putting an enemy out of the fight is worth beside the PV it loses
 SIGHT_CHECKS = 8          # tiles a move considers closely, tracing lines of sight from them
 EXPOSURE = 0.15           # how much of the harm (PV) the enemy threatens on a tile a combatant there counts
 OBJECTIVE_VALUE = 3.0     # what holding an objective worth one figure is worth, in a tile's measure
+AIR_STAKE = 20.0          # what winning the air battle rather than losing it is worth, in PV
+BOTH_LOST = -1.0          # both ships destroyed together: a draw by the rules, but its ship lost (5.16)
+AIR_HORIZON = 0           # the normal level weighs its air action without the enemy's answer in the turn
 WARY = 1.5                # a caution this many times the level's: the safest tiles get the full look too
 
 
@@ -277,23 +280,28 @@ class VoyageursAI(Tactician):
         return next(o for o in d.options if o.action == "let_through")
 
     def on_flight(self, st: State, d: Decision) -> Option:
-        """Flee when eligible having lost half of what it started with (5.17): half the starting
-        combatants on the ground and on the deck, half the hull in the air (a project reading)."""
-        testers = [o for o in d.options if o.action == "flee"]
+        """A battle fled is a battle lost (5.12, 5.16.7), so a side stays while it can still win or draw. On
+        the deck the boarders' flight only takes them back aboard (5.16.6): they go when half of them are down,
+        the tester the best at AGI + ESP (5.17)."""
         stay = next(o for o in d.options if o.action == "stay")
-        if st.boarding is None and st.transports:
-            t = next(t for t in st.transports.values() if t.side == d.side and t.flying)
-            losing = 2 * t.pv <= t.max_pv
-        else:
-            mine = [st.fig(m) for m in st.fight.members if st.fig(m).side == d.side]
-            losing = 2 * sum(1 for c in mine if not c.conscious) >= len(mine)
-        if not losing:
+        if st.boarding is None:
             return stay
+        mine = [st.fig(m) for m in st.fight.members if st.fig(m).side == d.side]
+        if 2 * sum(1 for c in mine if not c.conscious) < len(mine):
+            return stay
+        testers = [o for o in d.options if o.action == "flee"]
         return max(testers, key=lambda o: st.fig(o.figure).pair("flight"))
 
     def on_truce(self, st: State, d: Decision) -> Option:
-        mine, theirs = self.side_pv(st, d.side), self.side_pv(st, 1 - d.side)
-        return next(o for o in d.options if o.action == ("accept_truce" if mine < theirs else "refuse_truce"))
+        """Accept a truce (a draw) only when its side is behind on points and fighting on looks worse: in the
+        air when the duel's value of going on is below a draw's, on the ground when it has fewer PV standing
+        than the proposer's (5.17 asked for the PV alone, which took truces in even battles)."""
+        if st.transports and st.boarding is None:
+            t = next(t for t in st.transports.values() if t.side == d.side and t.flying)
+            accept = self.lead(st, d.side) < 0 and self.air_outlook(st, t) < 0
+        else:
+            accept = self.lead(st, d.side) < 0 and self.side_pv(st, d.side) < self.side_pv(st, 1 - d.side)
+        return next(o for o in d.options if o.action == ("accept_truce" if accept else "refuse_truce"))
 
     def on_talk(self, st: State, d: Decision) -> Option:
         return next(o for o in d.options if o.action == "back")
@@ -306,35 +314,70 @@ class VoyageursAI(Tactician):
     def outnumbers(self, st: State, t) -> bool:
         return len(aboard(st, t)) > len(aboard(st, rival(st, t)))
 
-    def exchange(self, st: State, t, foe, cases_between: int) -> float:
-        """My volley's expected share of their structure, less theirs of mine, at that distance."""
-        mod = range_modifier(cases_between)
-        return float(volley_mean(st, t, foe, mod) / foe.max_pv - volley_mean(st, foe, t, mod) / t.max_pv)
+    def duel(self, st: State, side: int) -> Duel:
+        """The air duel as this level sees it: the normal level this turn's exchange, the enemy's answer
+        included, then a guess from the hulls and energy left; the hard level every turn to the limit."""
+        ships = tuple(ship(t, len(aboard(st, t))) for t in sorted(st.transports.values(), key=lambda t: t.side))
+        return duel(ships, st.max_turns, None if self.level.foresight > 1 else AIR_HORIZON,
+                    (BOTH_LOST, -BOTH_LOST) if side == 0 else (-BOTH_LOST, BOTH_LOST))
+
+    def air_scores(self, st: State, t, d: Decision) -> dict[str, float]:
+        """Each option of the transport's activation by the duel's value for its side, in PV (``AIR_STAKE``
+        a battle won): a move by the better of firing or not after it."""
+        foe = rival(st, t)
+        game = self.duel(st, t.side)
+        by_side = sorted(st.transports.values(), key=lambda s: s.side)
+        pe = (by_side[0].pe, by_side[1].pe)
+        gap, turn = between(t, foe), st.battle.round
+        moves = {WITHDRAW if o.action == "withdraw" else APPROACH: o for o in d.options
+                 if o.action in ("approach", "withdraw")}
+        moved = not moves and any(e.kind == "manoeuvre" and e.data["figure"] == t.id for e in self.this_turn())
+        battle = st.battle
+        first = foe.id in battle.group if battle.grouped else t.speed > foe.speed
+        if first:
+            grids = game.choices_first(turn, gap, pe, turn, t.side, moved)
+        else:
+            grids = game.answers(turn, gap, pe, turn, t.side, moved)
+        held = sum(e["amount"] for e in battle.buffer if e["kind"] == "structure" and e["target"] == t.id)
+        hulls = [max(0, s.pv - (held if s is t else 0)) for s in by_side]
+        value = {k: float(g[t.side, hulls[0], hulls[1]]) * AIR_STAKE for k, g in grids.items()}
+        out = {}
+        for o in d.options:
+            if o.action in ("approach", "withdraw"):
+                m = next(k for k, v in moves.items() if v is o)
+                out[o.key] = max(v for (mm, _), v in value.items() if mm == m)
+            elif o.action == "fire":
+                out[o.key] = value.get((STAY, True), -AIR_STAKE)
+            elif o.action == "end":
+                out[o.key] = value[(STAY, False)]
+        return out
+
+    def air_outlook(self, st: State, t) -> float:
+        """What going on with the air battle after this turn is worth to ``t``'s side, as the duel sees it."""
+        foe = rival(st, t)
+        by_side = sorted(st.transports.values(), key=lambda s: s.side)
+        grid = self.duel(st, t.side).value(st.battle.round + 1, between(t, foe), (by_side[0].pe, by_side[1].pe))
+        return float(grid[t.side, max(0, by_side[0].pv), max(0, by_side[1].pv)])
+
+    def this_turn(self) -> list:
+        """The events seen since the current turn began."""
+        for i in range(len(self.seen) - 1, -1, -1):
+            if self.seen[i].kind == "turn":
+                return self.seen[i:]
+        return list(self.seen)
 
     def transport_action(self, st: State, d: Decision) -> Option:
         """Board when its crew outnumbers the enemy's (5.17). Then ships being precious (5.16), it closes in
-        to take the enemy whole, holding its fire while its own hull holds; else it keeps to the distance
-        where the exchange of fire favours it, and fires when each PE buys enough damage."""
+        to take the enemy whole, holding its fire while its own hull holds; else it moves and fires as the
+        duel of the volleys says (duel.py)."""
         t = st.transports[d.figure]
-        foe = rival(st, t)
         by = {o.action: o for o in d.options}
         if "board" in by and self.outnumbers(st, t):
             return by["board"]
-        capture = self.outnumbers(st, t) and 2 * t.pv > t.max_pv
-        if capture:
+        if self.outnumbers(st, t) and 2 * t.pv > t.max_pv:
             return by.get("approach", by["end"])
-        gap = between(t, foe)
-        moves = [o for o in d.options if o.action in ("approach", "withdraw")]
-        if moves:
-            scored = [(self.exchange(st, t, foe, abs(o.value - foe.case) - 1), o) for o in moves]
-            if max(s for s, _ in scored) > self.exchange(st, t, foe, gap) + 1e-6:
-                return self.best(scored)
-        if "fire" in by:
-            o = odds(st, by["fire"])
-            per_pe = float(o.details["mean_damage"]) / max(1, o.details["gunners"])
-            if per_pe >= 1.0 or t.pe >= 2 * (st.max_turns - st.turn + 1):
-                return by["fire"]
-        return by["end"]
+        key = self.pick(self.air_scores(st, t, d))
+        return next(o for o in d.options if o.key == key)
 
     def on_defenders(self, st: State, d: Decision) -> Option:
         """Every crew member but one goes to defend, the best fighters first."""
