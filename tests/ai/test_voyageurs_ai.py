@@ -51,16 +51,23 @@ def test_intercept_when_the_ally_has_fewer_pv_than_the_protector():
         assert ask(GROUND, st) == expected
 
 
-def test_a_side_stays_in_a_ground_battle_having_lost_half_since_a_battle_fled_is_lost():
+def flight_check(enemies_down: int):
+    """Side 0 has lost two of its three and may flee; side 1 has lost ``enemies_down`` of its three."""
     st = ground([fig("scout", (1, 1)), fig("healer", (1, 3)), fig("fighter", (1, 5), pv=0)],
-                [fig("gunner", (9, 1))])
-    in_round(st, {"a1": 19, "a2": 18, "a3": 17, "b1": 5})
-    st.fig("a3").status = "unconscious"
-    st.fig("a2").pv, st.fig("a2").status = 0, "unconscious"
+                [fig("gunner", (9, 1)), fig("fighter", (9, 3)), fig("healer", (9, 5))])
+    in_round(st, {"a1": 19, "a2": 18, "a3": 17, "b1": 5, "b2": 4, "b3": 3})
+    st.known[0] += ["gunner", "fighter", "healer"]
+    for cid in ["a2", "a3"] + ["b2", "b3"][:enemies_down]:
+        st.fig(cid).pv, st.fig(cid).status = 0, "unconscious"
     st.battle.slots = []
     run(st, [], FlightCheck("battle"))
-    assert "flee:a1" in [o.key for o in st.steps.waiting.options]     # it may flee: two of three down
-    assert ask(GROUND, st) == "stay"
+    assert "flee:a1" in [o.key for o in st.steps.waiting.options]
+    return st
+
+
+def test_flee_only_a_battle_lost_by_half_and_behind_on_points_with_the_best_agi_plus_esp():
+    assert ask(GROUND, flight_check(0)) == "flee:a1"      # scout AGI 7 + ESP 4; two figures behind
+    assert ask(GROUND, flight_check(2)) == "stay"         # as many lost on both sides: a battle still to win
 
 
 def test_accept_a_truce_only_with_fewer_pv_than_the_proposer():

@@ -35,6 +35,8 @@ OBJECTIVE_VALUE = 3.0     # what holding an objective worth one figure is worth,
 AIR_STAKE = 20.0          # what winning the air battle rather than losing it is worth, in PV
 BOTH_LOST = -1.0          # both ships destroyed together: a draw by the rules, but its ship lost (5.16)
 AIR_HORIZON = 0           # the normal level weighs its air action without the enemy's answer in the turn
+HOPELESS = -0.8           # the air duel's outlook (a loss −1) under which a transport flees
+SHOT = 0.3                # at the hard level, the share of the blow a tile opens that counts in the tile's worth
 WARY = 1.5                # a caution this many times the level's: the safest tiles get the full look too
 
 
@@ -56,6 +58,7 @@ class VoyageursAI(Tactician):
         self.seen = observation.events
         self.observation = observation
         self._plans: dict = {}
+        self._menace: dict = {}
         return getattr(self, f"on_{decision.kind}")(st, decision).key
 
     def best(self, scored: list[tuple[float, Option]]) -> Option:
@@ -104,7 +107,8 @@ class VoyageursAI(Tactician):
         if not t.conscious:
             return 0.5 if st.objective == "capture" else 1.0
         bonus = act.to_hit_bonus(st, c, t, o.value, o.action == "hold_back")
-        value = self.blow(w, bonus, t.initiative, self.believed_pv(st, t)) * self.worth(self.health(st, t))
+        value = self.blow(w, bonus, t.initiative, self.believed_pv(st, t), KNOCKOUT * self.menace(st, t)) \
+            * self.worth(self.health(st, t))
         if w["firearm"]:
             value -= 0.5
         return value
@@ -118,15 +122,34 @@ class VoyageursAI(Tactician):
         guess = sum(k["CON"] for k in roster) // len(roster)
         return sum(c.traits[t] if c.traits[t] is not None else guess for t in data()["tests"][test])
 
+    def menace(self, st: State, t: Combatant) -> float:
+        """How much putting ``t`` out of the fight is worth beside putting out another: 1 at the normal
+        level; at the hard level, the harm ``t`` threatens on its enemies (its best weapon on each, the mean)
+        against that of its side's standing combatants, so that the gun that hurts most falls first."""
+        if self.level.name != "hard":
+            return 1.0
+        found = self._menace.get(t.id)
+        if found is not None:
+            return found
+
+        def threat(e: Combatant) -> float:
+            foes = [f for f in act.enemies(st, e) if f.conscious]
+            weapons = set(act.strike_weapons(e) + ([e.carried] if e.carried else []))
+            return sum(max((self.harm(st, e, f, wid) for wid in weapons), default=0.0) for f in foes) / max(1, len(foes))
+        side = [e for e in st.side_of(t.side) if e.conscious and e.tile is not None]
+        mean_threat = sum(threat(e) for e in side) / max(1, len(side))
+        found = self._menace[t.id] = threat(t) / mean_threat if mean_threat > 0 else 1.0
+        return found
+
     @staticmethod
-    def blow(w: dict, bonus: int, difficulty: int, pv: int) -> float:
-        """A blow's worth: its expected damage, and ``KNOCKOUT`` for the chance it puts a target of ``pv``
+    def blow(w: dict, bonus: int, difficulty: int, pv: int, knockout: float = KNOCKOUT) -> float:
+        """A blow's worth: its expected damage, and ``knockout`` for the chance it puts a target of ``pv``
         out of the fight."""
         hit, crit = success_chance(bonus, difficulty), critical_chance()
         value = 0.0
         for weight, is_crit in ((hit - crit, False), (crit, True)):
             dist = damage_dist(w["damage"], is_crit)
-            value += float(weight) * (float(mean(dist)) + KNOCKOUT * float(sum(p for v, p in dist.items() if v >= pv)))
+            value += float(weight) * (float(mean(dist)) + knockout * float(sum(p for v, p in dist.items() if v >= pv)))
         return value
 
     def harm(self, st: State, a: Combatant, b: Combatant, wid: str) -> float:
@@ -185,16 +208,35 @@ class VoyageursAI(Tactician):
         value = plan.objectives.pull(tile) - (EXPOSURE * plan.caution * plan.threats.danger(tile) if sight else 0.0)
         w = act.weapon(weapon_id) if weapon_id else act.weapon(data()["bare_hands"])
         near = min(space.distance(tile, e.tile) for e in foes)
+        wid = weapon_id or data()["bare_hands"]
         if w["type"] == "melee" or (w["firearm"] and c.pe < w["pe"]):
-            return value - plan.drive * near + (3 if any(act.melee_reach(st, tile, e.tile) for e in foes) else 0)
+            reach = [e for e in foes if act.melee_reach(st, tile, e.tile)]
+            return value - plan.drive * near + (self.aim(st, c, tile, reach, wid) if reach else 0)
         bf = st.battlefield
         value += 1.0 if bf.cover[tile[1], tile[0]] else 0.0
+        aims = []
         for e in foes:
             if space.within(tile, e.tile, w["range"]) and (not sight or space.line_of_sight(bf, tile, e.tile)):
                 value += 3
+                aims.append(e)
             if space.adjacent(tile, e.tile):
                 value -= 2
+        if aims and sight and self.level.name == "hard":
+            value += self.aim(st, c, tile, aims, wid) - 3
         return value - 0.05 * near
+
+    def aim(self, st: State, c: Combatant, tile, targets: list[Combatant], wid: str) -> float:
+        """What standing on ``tile`` is worth for the blow it opens: 3 at the normal level; at the hard
+        level, which looks one blow deeper, the best of those blows' worth (``SHOT`` of its expected value,
+        cover from the tile counted) over all the enemies it could strike from there."""
+        if self.level.name != "hard":
+            return 3.0
+        w = act.weapon(wid)
+        best = 0.0
+        for e in targets:
+            bonus = c.pair(w["type"]) + act.cover_modifier(st, tile, e.tile, wid)
+            best = max(best, self.blow(w, bonus, e.initiative, self.believed_pv(st, e)) * self.worth(self.health(st, e)))
+        return SHOT * best
 
     def best_tile(self, st: State, c: Combatant, moves: list[Option]) -> tuple[float, Option]:
         """The best tile to move to; lines of sight and danger are worked out only for the most promising
@@ -280,16 +322,23 @@ class VoyageursAI(Tactician):
         return next(o for o in d.options if o.action == "let_through")
 
     def on_flight(self, st: State, d: Decision) -> Option:
-        """A battle fled is a battle lost (5.12, 5.16.7), so a side stays while it can still win or draw. On
-        the deck the boarders' flight only takes them back aboard (5.16.6): they go when half of them are down,
-        the tester the best at AGI + ESP (5.17)."""
+        """A battle fled is a battle lost (5.12, 5.16.7), so a side flees only one it cannot win ("qu'on ne
+        peut la gagner"): having lost half of what it started with (5.17) and behind on points (in the air,
+        the duel's outlook all but a loss). On the deck the
+        boarders' flight only takes them back aboard (5.16.6): they go when half of them are down. The
+        tester is the best at AGI + ESP (5.17)."""
         stay = next(o for o in d.options if o.action == "stay")
-        if st.boarding is None:
-            return stay
-        mine = [st.fig(m) for m in st.fight.members if st.fig(m).side == d.side]
-        if 2 * sum(1 for c in mine if not c.conscious) < len(mine):
-            return stay
         testers = [o for o in d.options if o.action == "flee"]
+        if st.boarding is None and st.transports:
+            t = next(t for t in st.transports.values() if t.side == d.side and t.flying)
+            hopeless = 2 * t.pv <= t.max_pv and self.air_outlook(st, t) <= HOPELESS
+        else:
+            mine = [st.fig(m) for m in st.fight.members if st.fig(m).side == d.side]
+            hopeless = 2 * sum(1 for c in mine if not c.conscious) >= len(mine)
+            if st.boarding is None:
+                hopeless = hopeless and self.lead(st, d.side) < 0
+        if not hopeless:
+            return stay
         return max(testers, key=lambda o: st.fig(o.figure).pair("flight"))
 
     def on_truce(self, st: State, d: Decision) -> Option:
