@@ -55,23 +55,20 @@ def test_intercept_when_the_ally_has_fewer_pv_than_the_protector():
         assert ask(GROUND, st) == expected
 
 
-def flight_check(enemies_down: int):
-    """Side 0 has lost two of its three and may flee; side 1 has lost ``enemies_down`` of its three."""
+def test_flee_having_lost_half_the_starting_combatants_with_the_best_agi_plus_esp():
     st = ground([fig("scout", (1, 1)), fig("healer", (1, 3)), fig("fighter", (1, 5), pv=0)],
-                [fig("gunner", (9, 1)), fig("fighter", (9, 3)), fig("healer", (9, 5))])
-    in_round(st, {"a1": 19, "a2": 18, "a3": 17, "b1": 5, "b2": 4, "b3": 3})
-    st.known[0] += ["gunner", "fighter", "healer"]
-    for cid in ["a2", "a3"] + ["b2", "b3"][:enemies_down]:
-        st.fig(cid).pv, st.fig(cid).status = 0, "unconscious"
+                [fig("gunner", (9, 1))])
+    in_round(st, {"a1": 19, "a2": 18, "a3": 17, "b1": 15})
+    st.fig("a3").status = "unconscious"
     st.battle.slots = []
     run(st, [], FlightCheck("battle"))
-    assert "flee:a1" in [o.key for o in st.steps.waiting.options]
-    return st
-
-
-def test_flee_only_a_battle_lost_by_half_and_behind_on_points_with_the_best_agi_plus_esp():
-    assert ask(GROUND, flight_check(0)) == "flee:a1"      # scout AGI 7 + ESP 4; two figures behind
-    assert ask(GROUND, flight_check(2)) == "stay"         # as many lost on both sides: a battle still to win
+    assert ask(GROUND, st) == "stay"            # one of three down: not half
+    st.fig("a2").pv, st.fig("a2").status = 0, "unconscious"
+    st.fig("b1").initiative = 5
+    st.steps.waiting = None
+    st.steps.steps.clear()
+    run(st, [], FlightCheck("battle"))
+    assert ask(GROUND, st) == "flee:a1"         # scout AGI 7 + ESP 4
 
 
 def test_accept_a_truce_only_behind_on_points_and_with_fewer_pv_than_the_proposer():

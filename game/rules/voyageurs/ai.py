@@ -35,7 +35,6 @@ OBJECTIVE_VALUE = 3.0     # what holding an objective worth one figure is worth,
 AIR_STAKE = 20.0          # what winning the air battle rather than losing it is worth, in PV
 BOTH_LOST = -1.0          # both ships destroyed together: a draw by the rules, but its ship lost (5.16)
 AIR_HORIZON = 0           # the normal level weighs its air action without the enemy's answer in the turn
-HOPELESS = -0.8           # the air duel's outlook (a loss −1) under which a transport flees
 SHOT = 0.3                # at the hard level, the share of the blow a tile opens that counts in the tile's worth
 WARY = 1.5                # a caution this many times the level's: the safest tiles get the full look too
 
@@ -322,22 +321,20 @@ class VoyageursAI(Tactician):
         return next(o for o in d.options if o.action == "let_through")
 
     def on_flight(self, st: State, d: Decision) -> Option:
-        """A battle fled is a battle lost (5.12, 5.16.7), so a side flees only one it cannot win ("qu'on ne
-        peut la gagner"): having lost half of what it started with (5.17) and behind on points (in the air,
-        the duel's outlook all but a loss). On the deck the
-        boarders' flight only takes them back aboard (5.16.6): they go when half of them are down. The
-        tester is the best at AGI + ESP (5.17)."""
-        stay = next(o for o in d.options if o.action == "stay")
+        """Flee when eligible having lost half of what it started with (5.17): half the starting
+        combatants on the ground and on the deck, half the hull in the air (a project reading). A battle
+        fled is lost (5.12), but so, mostly, is one fought on at half strength against a side with the
+        greater initiative (the side that may flee); staying on measured longer battles, to the turn limit
+        in four of ten, and no more wins (docs/ai.md, *Measured on branch voyageurs-ai*)."""
         testers = [o for o in d.options if o.action == "flee"]
+        stay = next(o for o in d.options if o.action == "stay")
         if st.boarding is None and st.transports:
             t = next(t for t in st.transports.values() if t.side == d.side and t.flying)
-            hopeless = 2 * t.pv <= t.max_pv and self.air_outlook(st, t) <= HOPELESS
+            losing = 2 * t.pv <= t.max_pv
         else:
             mine = [st.fig(m) for m in st.fight.members if st.fig(m).side == d.side]
-            hopeless = 2 * sum(1 for c in mine if not c.conscious) >= len(mine)
-            if st.boarding is None:
-                hopeless = hopeless and self.lead(st, d.side) < 0
-        if not hopeless:
+            losing = 2 * sum(1 for c in mine if not c.conscious) >= len(mine)
+        if not losing:
             return stay
         return max(testers, key=lambda o: st.fig(o.figure).pair("flight"))
 
