@@ -8,10 +8,14 @@ On the ground, where a combatant ends its move weighs the enemy's blades and gun
 objectives; harm on an enemy already hurt is worth more (focus fire); the points that would decide the
 battle at the turn limit bend how bold it is.
 
+In the air, where to fly and when to fire come from the duel of the volleys (duel.py), worked out from
+their exact odds; the hard level looks one reply deeper. On the ground the hard level values a tile by the
+best blow it opens and puts out first the enemy that hurts most.
+
 Defaults of the spec (5.17): intercept when the ally has fewer PV than the protector; flee when
-eligible having lost half the starting combatants, with the best AGI + ESP; accept a truce when its side
-has fewer PV than the proposer's; hold blows back only when the objective is capture; board when its crew
-outnumbers the enemy's.
+eligible having lost half the starting combatants, with the best AGI + ESP; hold blows back only when the
+objective is capture; board when its crew outnumbers the enemy's. A truce (5.17: accept with fewer PV
+than the proposer) is accepted only when behind on points as well.
 """
 from __future__ import annotations
 
@@ -323,9 +327,8 @@ class VoyageursAI(Tactician):
     def on_flight(self, st: State, d: Decision) -> Option:
         """Flee when eligible having lost half of what it started with (5.17): half the starting
         combatants on the ground and on the deck, half the hull in the air (a project reading). A battle
-        fled is lost (5.12), but so, mostly, is one fought on at half strength against a side with the
-        greater initiative (the side that may flee); staying on measured longer battles, to the turn limit
-        in four of ten, and no more wins (docs/ai.md, *Measured on branch voyageurs-ai*)."""
+        fled is lost (5.12); staying on unless behind on points was tried, and put four battles in ten
+        at the turn limit for no more wins (docs/ai.md, *Measured on branch voyageurs-ai*)."""
         testers = [o for o in d.options if o.action == "flee"]
         stay = next(o for o in d.options if o.action == "stay")
         if st.boarding is None and st.transports:
@@ -361,8 +364,10 @@ class VoyageursAI(Tactician):
         return len(aboard(st, t)) > len(aboard(st, rival(st, t)))
 
     def duel(self, st: State, side: int) -> Duel:
-        """The air duel as this level sees it: the normal level this turn's exchange, the enemy's answer
-        included, then a guess from the hulls and energy left; the hard level every turn to the limit."""
+        """The air duel as this level sees it: the normal level its own move and volley, then a guess from
+        the hulls and energy left (``Duel.rest``); the hard level one reply deeper, the enemy's answer in the
+        same turn, and every turn after to the limit. Each side plays it for its own value, a ship lost
+        alongside the enemy's counting as a loss (``BOTH_LOST``), the enemy taken to play against it."""
         ships = tuple(ship(t, len(aboard(st, t))) for t in sorted(st.transports.values(), key=lambda t: t.side))
         return duel(ships, st.max_turns, None if self.level.foresight > 1 else AIR_HORIZON,
                     (BOTH_LOST, -BOTH_LOST) if side == 0 else (-BOTH_LOST, BOTH_LOST))
