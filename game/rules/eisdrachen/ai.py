@@ -54,6 +54,11 @@ def losses(odds) -> dict[int, float]:
     return {int(k.split(":")[1]): float(p) for k, p in odds.outcomes.items()}
 
 
+def snipes(fig: Figure, gun: dict) -> bool:
+    """Whether ``fig`` shoots ``gun`` as a sniper (4.7): a scope on a weapon of range 20 or more."""
+    return fig.scope and gun["range"] >= const("sniper_min_range")
+
+
 def expected_capped(outcomes: dict[str, Fraction], pv: int) -> float:
     """Expected PV really lost: wounds beyond the remaining PV are worth nothing."""
     return sum(min(int(k.split(":")[1]), pv) * float(p) for k, p in outcomes.items())
@@ -122,7 +127,7 @@ class EisdrachenAI(Tactician):
         gun = weapon(e.weapon)
         if not act.can_fire(e, gun, state.turn):
             return 0.0
-        sniper = e.scope and gun["range"] >= const("sniper_min_range")
+        sniper = snipes(e, gun)
         sight = act.sight_for(state.battlefield)
         best = 0.0
         for f in state.living(1 - e.side):
@@ -162,7 +167,7 @@ class EisdrachenAI(Tactician):
                 for e in self.enemies:
                     gun = weapon(e.weapon)
                     if act.can_fire(e, gun, state.turn):
-                        o = match.rules.shot_odds(state, e, me, gun, e.scope and gun["range"] >= const("sniper_min_range"))
+                        o = match.rules.shot_odds(state, e, me, gun, snipes(e, gun))
                         self.advancers.append((e.tile, gun["range"], e.V, expected_capped(o.outcomes, me.pv)))
             friends = [f for f in state.living(me.side) if f is not me]
             answer = sum(v for _, v in self.targets) + sum(
@@ -254,9 +259,8 @@ class EisdrachenAI(Tactician):
             gun = weapon(me.weapon)
             shot = 0.0
             if act.can_fire(me, gun, state.turn):
-                sniper = me.scope and gun["range"] >= const("sniper_min_range")
-                shot = max((self._shot_value(e, match.rules.shot_odds(state, me, e, gun, sniper), menaces.get(e.id, 0.0))
-                            for e in enemies
+                shot = max((self._shot_value(e, match.rules.shot_odds(state, me, e, gun, snipes(me, gun)),
+                                             menaces.get(e.id, 0.0)) for e in enemies
                             if space.within(me.tile, e.tile, gun["range"]) and sight(me.tile, e.tile)), default=0.0)
             out[o.key] = shot + me.allowance * 0.1 - 0.01 * min(nearest(me.tile, [e.tile for e in enemies]), 100.0)
         return out
