@@ -82,7 +82,8 @@ class Timeline:
         self.cursor = 0.0           # where the next public clip starts: the end of the sequence
         self.started: set[int] = set()
         self.batches = 0
-        self._memo: tuple = (None, ([], {}))
+        self._memo: tuple = (None, [])           # (clock and clips, the clips playing then)
+        self._index: tuple = (None, {}, 0.0)     # (clips, every clip by its figure, when the last one ends)
 
     # --- building ----------------------------------------------------------------------
 
@@ -202,7 +203,7 @@ class Timeline:
 
     def _forget(self) -> None:
         """Drop clips long over (the dice tray keeps the last rolls a while)."""
-        if self.clips and all(c.end + TRAY_HOLD < self.clock for c in self.clips):
+        if self.clips and self._indexed()[1] + TRAY_HOLD < self.clock:
             self.clips.clear()
             self.started.clear()
 
@@ -228,17 +229,25 @@ class Timeline:
         """Something is still being drawn from the clock."""
         return any(c.start - 1e-9 <= self.clock < c.end for c in self.clips) or self.busy
 
-    def _now(self) -> tuple[list[Clip], dict[str, list[Clip]]]:
-        """The clips playing now, and every clip by the figure it is about: worked out once a frame
-        (every figure drawn asks)."""
-        now = (self.clock, len(self.clips), self.batches)
-        if self._memo[0] != now:
+    def _indexed(self) -> tuple[dict[str, list[Clip]], float]:
+        """Every clip by the figure it is about, and when the last clip ends: worked out again only when
+        clips come or go (an answer's clips are added in one batch)."""
+        shape = (len(self.clips), self.batches)
+        if self._index[0] != shape:
             by_figure: dict[str, list[Clip]] = {}
             for c in self.clips:
                 if c.figure is not None:
                     by_figure.setdefault(c.figure, []).append(c)
-            self._memo = (now, ([c for c in self.clips if c.start <= self.clock < c.end], by_figure))
-        return self._memo[1]
+            self._index = (shape, by_figure, max((c.end for c in self.clips), default=0.0))
+        return self._index[1], self._index[2]
+
+    def _now(self) -> tuple[list[Clip], dict[str, list[Clip]]]:
+        """The clips playing now, and every clip by the figure it is about (every figure drawn asks)."""
+        by_figure = self._indexed()[0]
+        now = (self.clock, len(self.clips), self.batches)
+        if self._memo[0] != now:
+            self._memo = (now, [c for c in self.clips if c.start <= self.clock < c.end])
+        return self._memo[1], by_figure
 
     def playing(self, kind: str | None = None) -> list[Clip]:
         return [c for c in self._now()[0] if kind is None or c.kind == kind]

@@ -144,9 +144,11 @@ class App:
         self.ui.begin_frame()
         if self.scene is not None:
             self.scene.draw(self.screen)
+        scene_drew = len(self.ui.drawn)
         if self.message:
             self.draw_message(self.screen)
         self.ui.draw_tooltip(self.screen)
+        self.ui.overlaid = [d.rect for d in self.ui.drawn[scene_drew:]]     # what a kept frame lays back next
         pygame.display.flip()
 
     def draw_message(self, surface: pygame.Surface) -> None:

@@ -27,7 +27,7 @@ from .hud import BattleDrawing, action_label, paces, side_name, term
 from .i18n import has, language, name_words, tr, use_rules
 from .mapview import ZOOMS, MapView
 from .dice_tray import Tray
-from .frame import LiveFrame
+from .frame import LiveFrame, copy_area
 from .maprender import base_tile_size, render_base, terrain_overlay
 from .settings import AI_SPEEDS, autosave_path, saves_dir
 from .sprites import Art, Sprites
@@ -140,12 +140,15 @@ class BattleScene(BattleDrawing):
         self.sprites = Sprites()
         self.badge_spots: list = []
         self.camera_goal: tuple[float, float] | None = None
+        self.glide: tuple | None = None     # the camera's last glide, which its frame shows until the view moves
+        self.glide_end: tuple[float, float] | None = None
         self._steps_heard: dict[int, int] = {}
         self._wrap_key = None
         self._wrapped: list[tuple] = []
         self._log_layout: dict[tuple, list[tuple]] = {}
         self._header_key = None
         self._token_pictures: dict[tuple, tuple] = {}
+        self._token_of: dict[str, tuple] = {}      # figure id: (the figure drawn, its size and ring, its picture)
         self._area_pictures: dict[tuple, tuple] = {}
         self._header_height = 0
         self.finished_at: float | None = None
@@ -388,6 +391,7 @@ class BattleScene(BattleDrawing):
             self.view.pan_pixels(0, 0)
             if abs(gx - cx) + abs(gy - cy) < 0.05 or self.view.centre == (cx, cy):
                 self.camera_goal = None
+                self.glide_end = self.view.centre
 
     def look_at(self, point: tuple[float, float], glide: bool = True) -> None:
         """Bring a point of the map into view when it is off the screen (or at its very edge): the camera
@@ -396,6 +400,7 @@ class BattleScene(BattleDrawing):
         margin = int(self.view.cell)
         if not self.map_rect.inflate(-2 * margin, -2 * margin).collidepoint(x, y):
             self.camera_goal = point
+            self.glide = ("glide", point)
             if not glide:
                 self.view.centre = point
                 self.view.pan_pixels(0, 0)
@@ -569,6 +574,12 @@ class BattleScene(BattleDrawing):
     def ai_thinking(self) -> bool:
         """The AI works out its answer now (once found, it waits for the last answer's clips in silence)."""
         return self.ai_job is not None and not self.ai_job.done.is_set()
+
+    @property
+    def thinking_shown(self) -> bool:
+        """The header says the AI is thinking, its dots running, only while no clip plays: the screen is
+        alive then, and a frame kept while clips play need not be drawn again for the dots."""
+        return self.ai_thinking and not self.timeline.moving
 
     def _run_ai(self, d: Decision) -> None:
         """The AI thinks while the last answer is shown, and answers once it has been (the pause of its
@@ -753,11 +764,11 @@ class BattleScene(BattleDrawing):
         self.view.viewport = self.map_rect
 
     def draw(self, surface: pygame.Surface) -> None:
-        """The battle screen, composed only when ``frame_key`` changes; the frames between blit it
-        whole and redraw the pulsing ring of the active figure alone (frame.py)."""
-        self.layout()
+        """The battle screen, laid out and composed only when ``frame_key`` changes; the frames between
+        show it and redraw what moves alone (frame.py)."""
         key = self.frame_key(surface)
         if key is None or key != self._frame_key or self._frame is None:
+            self.layout()       # the key holds all the layout depends on
             self._frame = self.compose(surface, keep=key is not None)
             self._frame_key = key
         self._frame.show(surface, self.app.ui)
@@ -767,20 +778,26 @@ class BattleScene(BattleDrawing):
 
         Any input event changes it too, so only frames with no input and no answer reuse the last
         picture. While clips play, what they move is drawn live over it (``compose``), and a clip that
-        starts or a figure that starts or stops moving makes a new one; while the camera glides, the
-        map is (``compose_gliding``). Something new drawn from a clock must be named here.
+        starts or a figure that starts moving or whose death has been shown makes a new one (when the
+        clips end their frame stays until something else changes); while the camera glides, the
+        map is (``compose_gliding``), and its frame stays when the camera comes to rest where the glide
+        took it (it lays the map where the camera is). Something new drawn from a clock must be named here.
         """
         ui, now = self.app.ui, time.monotonic()
-        moving = self.timeline.moving and self.timeline.involved()
-        camera = ("glide", self.camera_goal) if self.camera_goal is not None else self.view.centre
+        if self.timeline.moving:
+            moving = self.timeline.involved()
+        else:           # clips that end leave their frame, which draws their figures where they stopped
+            moving = self._frame_key[-1] if self._frame_key is not None else frozenset()
+        camera = self.glide if self.camera_goal is not None or self.view.centre == self.glide_end else self.view.centre
+        thinking = self.thinking_shown
         return (surface.get_size(), ui.scale, ui.mouse, language(), self._events, self.version, self.viewer,
                 self.handover_to, id(self.decision), self.decision_id, self.group, id(self.chooser),
                 self.chooser_page, self.hover_tile, self.show_terrain, self.show_log,
                 tuple(id(n) for n in self.live_notices()), ui.pointing,
                 self.log_scroll, self.status if now < self.status_until else "", self.view.zoom,
-                camera, tuple(self.map_rect), self.fast_forward, self.app.settings.ai_speed,
-                id(self.last_ai), self.ai_thinking, self.timeline.batches, len(self.timeline.clips),
-                int(now * 3) % 4 if self.ai_thinking else 0,
+                camera, self.fast_forward, self.app.settings.ai_speed,
+                id(self.last_ai), thinking, self.timeline.batches, len(self.timeline.clips),
+                int(now * 3) % 4 if thinking else 0,
                 tuple(sorted(self.app.settings.keys.items())), moving)
 
     def compose(self, surface: pygame.Surface, keep: bool = True) -> LiveFrame:
@@ -835,21 +852,24 @@ class BattleScene(BattleDrawing):
         ground = self.glide_picture(d, human, moving)
 
         def glide(target: pygame.Surface) -> None:
+            clip = target.get_clip()
+            target.set_clip(self.map_rect)      # the boxes too lie inside the map: all a glide lays is there
             with ui.layer("map"):
-                clip = target.get_clip()
-                target.set_clip(self.map_rect)
                 if ground is None:
                     self.draw_ground(target, d, human)
                     self.draw_live(target, self.draw_figures(target, d))
                 else:
                     picture, centre, live = ground
                     x, y = self.view.to_screen(*centre)
-                    target.blit(picture, (x - picture.get_width() // 2, y - picture.get_height() // 2))
+                    at = (x - picture.get_width() // 2, y - picture.get_height() // 2)
+                    if not picture.get_rect(topleft=at).contains(self.map_rect):
+                        target.fill(BG, self.map_rect)
+                    copy_area(target, picture, self.map_rect, at)
                     self.draw_live(target, self.draw_figures(None, d, moving, only=live))
                 self.draw_action(target)
                 self.draw_pointing(target, d, human)
-                target.set_clip(clip)
             self.draw_boxes(target, d, human)
+            target.set_clip(clip)
         return LiveFrame(self.kept("picture", surface), ui, over=glide)
 
     def glide_picture(self, d: Decision | None, human: bool, moving: frozenset):

@@ -43,41 +43,36 @@ def needed_words(data: dict) -> str:
     return tr("tray.needed_faces", n=needed)
 
 
-def draw_tray(surface: pygame.Surface, ui, rolls, clock: float, area: pygame.Rect, names: dict[str, str]) -> None:
-    """The latest rolls, one row each (the dice, then what they were for and what they needed), newest at
-    the bottom, in a box at the bottom centre of ``area``."""
-    if not rolls:
-        return
-    rows, box = _layout(ui, rolls, area, names)
-    shade = pygame.Surface(box.size, pygame.SRCALPHA)
-    shade.fill(SHADE)
-    surface.blit(shade, box)
-    _paint(surface, ui, rows, box, clock)
-
-
 class Tray:
-    """The tray kept as a picture while its dice lie still: wrapping its words anew each frame would
-    cost more than the rest of a frame while clips play."""
+    """The tray's layout kept while its rolls stay the same, and its picture while its dice lie still:
+    wrapping its words anew each frame would cost more than the rest of a frame while clips play."""
 
     def __init__(self):
         self._key = None
-        self._picture: pygame.Surface | None = None
-        self._at = (0, 0)
+        self._rows: list = []
+        self._box = pygame.Rect(0, 0, 0, 0)
+        self._shade: pygame.Surface | None = None
+        self._still: pygame.Surface | None = None
 
     def draw(self, surface: pygame.Surface, ui, rolls, clock: float, area: pygame.Rect, names: dict[str, str]) -> None:
+        """The latest rolls, one row each (the dice, then what they were for and what they needed), newest
+        at the bottom, in a box at the bottom centre of ``area``."""
         if not rolls:
-            return
-        if any(clock - c.start < TUMBLE for c in rolls):
-            draw_tray(surface, ui, rolls, clock, area, names)
             return
         key = (tuple(map(id, rolls)), tuple(area), ui.scale, language())
         if key != self._key:
-            rows, box = _layout(ui, rolls, area, names)
-            self._picture = pygame.Surface(box.size, pygame.SRCALPHA)
-            self._picture.fill(SHADE)
-            _paint(self._picture, ui, rows, box.move(-box.x, -box.y), clock)
-            self._key, self._at = key, box.topleft
-        surface.blit(self._picture, self._at)
+            self._rows, self._box = _layout(ui, rolls, area, names)
+            self._shade = pygame.Surface(self._box.size, pygame.SRCALPHA)
+            self._shade.fill(SHADE)
+            self._key, self._still = key, None
+        if any(clock - c.start < TUMBLE for c in rolls):
+            surface.blit(self._shade, self._box)
+            _paint(surface, ui, self._rows, self._box, clock)
+            return
+        if self._still is None:
+            self._still = self._shade.copy()
+            _paint(self._still, ui, self._rows, self._box.move(-self._box.x, -self._box.y), clock)
+        surface.blit(self._still, self._box)
 
 
 def _layout(ui, rolls, area: pygame.Rect, names: dict[str, str]) -> tuple[list, pygame.Rect]:
@@ -135,8 +130,22 @@ def _paint(surface: pygame.Surface, ui, rows: list, box: pygame.Rect, clock: flo
         y += row_h
 
 
+_dice: dict[tuple, pygame.Surface] = {}     # each die face drawn once, by (face, sides, judged, size, scale)
+
+
 def draw_die(surface: pygame.Surface, rect: pygame.Rect, face: int, sides: int, ok: bool | None, ui) -> None:
     """One die: pips for a six-sided one, its number otherwise; a success lit green, a failure dimmed."""
+    key = (face, sides, ok, rect.size, ui.scale)
+    picture = _dice.get(key)
+    if picture is None:         # a tumbling tray shows new faces every frame: each face is drawn once
+        if len(_dice) > 2000:
+            _dice.clear()
+        picture = _dice[key] = pygame.Surface(rect.size, pygame.SRCALPHA)
+        _paint_die(picture, picture.get_rect(), face, sides, ok, ui)
+    surface.blit(picture, rect)
+
+
+def _paint_die(surface: pygame.Surface, rect: pygame.Rect, face: int, sides: int, ok: bool | None, ui) -> None:
     body = (235, 232, 220) if ok is None else ((200, 240, 200) if ok else (120, 118, 112))
     pygame.draw.rect(surface, body, rect, border_radius=max(2, rect.w // 6))
     edge = GOOD if ok else ((70, 70, 70) if ok is None else (60, 60, 60))
@@ -148,4 +157,5 @@ def draw_die(surface: pygame.Surface, rect: pygame.Rect, face: int, sides: int, 
             pygame.draw.circle(surface, ink, (int(rect.centerx + dx * step), int(rect.centery + dy * step)),
                                max(2, rect.w // 10))
     else:
-        ui.text(surface, str(face), rect.center, 16, ink, "center")
+        number = ui.font(16).render(str(face), True, ink)
+        surface.blit(number, number.get_rect(center=rect.center))

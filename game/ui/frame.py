@@ -4,8 +4,10 @@ Composing the battle screen takes dozens of blits and text renders, yet most fra
 what the last one showed, and while a figure walks only the figure moves. A LiveFrame keeps the
 composed screen without what moves, the widgets it registered, and for each live area (the pulsing
 ring of the active figure; the whole map while clips play) the pixels drawn over it afterwards.
-Each frame blits the kept screen, draws what moves, and lays those pixels back on top, so what
-moves keeps its place in the stacking order: over the map, under the boxes and panels.
+Each frame lays the kept screen, draws what moves, and lays those pixels back on top, so what
+moves keeps its place in the stacking order: over the map, under the boxes and panels. When the
+screen still holds the frame shown just before, only what can have changed since is laid again:
+the live areas and what the window drew over the scene (a tooltip, a message).
 """
 from __future__ import annotations
 
@@ -21,8 +23,9 @@ CELL = 32       # the covers are cut in squares this size, and only the squares 
 class LiveFrame:
     """``picture`` None: a frame already on the screen and not kept (the next frame is drawn afresh).
     ``below``: the screen as it was when the live areas were left out, to tell what was drawn over them.
-    ``over``: drawn whole over the kept screen each frame after the live areas, registering its own
-    widgets after those the frame kept (while the camera glides, the map and the boxes over it)."""
+    ``over``: drawn over the kept screen each frame after the live areas, registering its own widgets
+    after those the frame kept (while the camera glides, the map and the boxes over it); it must draw
+    only inside an area it lays whole each frame, since what it drew last is not laid back."""
 
     def __init__(self, picture: pygame.Surface | None, ui, below: pygame.Surface | None = None,
                  sprites: list[tuple[pygame.Rect, Draw]] = (), over: Draw | None = None):
@@ -30,13 +33,21 @@ class LiveFrame:
         self.widgets = (list(ui.buttons), list(ui.drawn), list(ui.scrolls))     # what it registered and drew
         self.sprites = [(rect, draw, _covers(picture, below, rect)) for rect, draw in sprites if rect.w and rect.h]
         self.over = over
+        self._shown: tuple | None = None        # (surface, ui.frame) of the last show
 
     def show(self, surface: pygame.Surface, ui) -> None:
         """Put the frame on ``surface``, draw its live areas and register its widgets again."""
         ui.buttons[:], ui.drawn[:], ui.scrolls[:] = self.widgets
         if self.picture is None:
             return
-        surface.blit(self.picture, (0, 0))     # whole: one copy of the screen is quicker than its bands
+        last, self._shown = self._shown, (surface, ui.frame)
+        if last is not None and last[0] is surface and last[1] == ui.frame - 1:
+            for rect in ui.overlaid:
+                copy_area(surface, self.picture, rect)
+            for rect, _, _ in self.sprites:
+                copy_area(surface, self.picture, rect)
+        else:
+            copy_area(surface, self.picture, surface.get_rect())
         clip = surface.get_clip()
         with ui.layer("map"):
             for rect, draw, covers in self.sprites:
@@ -47,6 +58,22 @@ class LiveFrame:
                     surface.blit(cover, at)
         if self.over is not None:
             self.over(surface)
+
+
+def copy_area(surface: pygame.Surface, picture: pygame.Surface, rect, at: tuple[int, int] | None = None) -> None:
+    """Lay the pixels of ``picture`` at ``at`` (its top-left on ``surface``; by default the two share their
+    corner) over ``rect`` of ``surface``, opaque. SDL copies a rectangle narrower than the surface row by
+    row, about three times slower than numpy's slicing of the same pixels (docs/performance.md)."""
+    ax, ay = at if at is not None else (0, 0)
+    rect = pygame.Rect(rect).clip(surface.get_rect()).clip(picture.get_rect().move(ax, ay))
+    if not rect.w or not rect.h:
+        return
+    if surface.get_bytesize() != 4 or picture.get_bytesize() != 4 or surface.get_masks()[:3] != picture.get_masks()[:3]:
+        surface.blit(picture, rect, rect.move(-ax, -ay))
+        return
+    into, src = pygame.surfarray.pixels2d(surface), pygame.surfarray.pixels2d(picture)
+    into[rect.left:rect.right, rect.top:rect.bottom] = src[rect.left - ax:rect.right - ax, rect.top - ay:rect.bottom - ay]
+    del into, src
 
 
 def _covers(picture: pygame.Surface, below: pygame.Surface, rect: pygame.Rect) -> list[tuple[tuple[int, int], pygame.Surface]]:

@@ -43,7 +43,8 @@ def action_label(action: str) -> str:
 
 class BattleDrawing:
     minimap_rect: pygame.Rect | None = None
-    _minimap: pygame.Surface | None = None
+    _minimap_ground: pygame.Surface | None = None
+    _minimap: tuple | None = None       # ((size, figures' dots), the minimap with them)
     hover_lines: list = []
     hover_avoid: list = []
     page_size: int = CHOOSER_PAGE
@@ -61,20 +62,23 @@ class BattleDrawing:
         side = min(ui.s(170), self.map_rect.w // 4, self.map_rect.h // 3)     # a small window keeps its map
         k = min(side / gw, side / gh)
         size = (max(1, int(gw * k)), max(1, int(gh * k)))
-        if self._minimap is None or self._minimap.get_size() != size:
-            self._minimap = pygame.transform.smoothscale(self.base, size)
         r = pygame.Rect(0, 0, *size)
         r.bottomright = (self.map_rect.right - ui.s(8), self.map_rect.bottom - ui.s(8))
         if not ui.free(r):          # the list of choices needs the room: the minimap waits until it closes
             self.minimap_rect = None
             return
         self.minimap_rect = r
-        surface.blit(self._minimap, r)
+        dots = tuple((f.tile, f.side) for f in self.on_map() if f.alive)
+        if self._minimap is None or self._minimap[0] != (size, dots):      # drawn again when a figure moves
+            if self._minimap_ground is None or self._minimap_ground.get_size() != size:
+                self._minimap_ground = pygame.transform.smoothscale(self.base, size)
+            picture = self._minimap_ground.copy()
+            for tile, side in dots:
+                pygame.draw.circle(picture, side_colour(side), (int((tile[0] + 0.5) * k), int((tile[1] + 0.5) * k)),
+                                   max(2, int(k)))
+            self._minimap = ((size, dots), picture)
+        surface.blit(self._minimap[1], r)
         self.app.ui.occupy(r)
-        for f in self.on_map():
-            if f.alive:
-                pygame.draw.circle(surface, side_colour(f.side),
-                                   (r.x + int((f.tile[0] + 0.5) * k), r.y + int((f.tile[1] + 0.5) * k)), max(2, int(k)))
         window = pygame.Rect(r.x + int(max(0, wx0) * k), r.y + int(max(0, wy0) * k),
                              int((min(gw, wx1) - max(0, wx0)) * k), int((min(gh, wy1) - max(0, wy0)) * k))
         pygame.draw.rect(surface, (255, 255, 255), window, 1)
@@ -239,6 +243,14 @@ class BattleDrawing:
         figure's centre, its badges' spots from the centre). Drawn once on black and once on white, the
         two give each pixel's colour and how opaque it is, so the picture blitted over the map is what
         drawing it there piece by piece gives (a figure is a dozen blits and shapes, a picture one blit)."""
+        last = self._token_of.get(f.id)
+        if last is not None and last[0] is f and last[1] == (r, ring, self.view.cell, language()):
+            return last[2]      # the same figure as last frame, without hashing its gauges and markers again
+        kept = self._token_picture(f, r, ring)
+        self._token_of[f.id] = (f, (r, ring, self.view.cell, language()), kept)
+        return kept
+
+    def _token_picture(self, f, r: int, ring: bool) -> tuple[pygame.Surface, tuple[int, int], list]:
         key = (f.kind, f.side, r, ring, f.facing, f.gauges, f.markers, self.view.cell, language())
         try:
             kept = self._token_pictures.get(key)
@@ -308,7 +320,10 @@ class BattleDrawing:
         """What the timeline plays now over the map: tracers, lunges, throws, blasts, rising numbers, dice."""
         draw_effects(surface, self.view, self.timeline)
         draw_floaters(surface, self.view, self.timeline, self.app.ui, self.drawn_at_id)
-        self.tray.draw(surface, self.app.ui, self.timeline.rolls(), self.timeline.clock, self.map_rect, self.names)
+        area = self.map_rect
+        if self.minimap_rect is not None:       # the tray keeps left of the minimap, which is drawn over it
+            area = pygame.Rect(area.x, area.y, max(1, self.minimap_rect.x - area.x), area.h)
+        self.tray.draw(surface, self.app.ui, self.timeline.rolls(), self.timeline.clock, area, self.names)
 
     def draw_overlays(self, surface: pygame.Surface) -> None:
         """The module's shapes on the map now: command bubbles, zones, templates."""
@@ -651,7 +666,7 @@ class BattleDrawing:
         who = side_name(d.side)
         if d.side in self.ai_players:
             who += " (" + tr("hud.ai") + ")"
-            if self.ai_thinking:
+            if self.thinking_shown:
                 who += " " + tr("hud.thinking")
         kind = tr(f"kind.{d.kind}", d.kind.replace("_", " "))
         mode = (d.info or {}).get("mode") if isinstance(d.info, dict) else None
@@ -741,7 +756,7 @@ class BattleDrawing:
                 if not text:
                     continue
                 own = k > 0 or n > 0       # who decides, in that side's colour
-                if own and d is not None and d.side in self.ai_players and self.ai_thinking \
+                if own and d is not None and d.side in self.ai_players and self.thinking_shown \
                         and k == len(lines) - 1 and n == len(line) - 1:
                     text += "." * (int(time.monotonic() * 3) % 4)
                 ui.text(surface, text, (x, y), size, side_colour(d.side) if own and d is not None else TEXT,

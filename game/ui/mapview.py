@@ -105,7 +105,8 @@ class MapView:
         return int(x0), int(y0), min(self.grid[0], int(x1) + 1), min(self.grid[1], int(y1) + 1)
 
     def draw_map(self, surface: pygame.Surface, background, overlays: Sequence = ()) -> None:
-        """The base picture and the tile overlays over it, composed at view size once per change.
+        """The base picture and the tile overlays over it: the base alone is blitted straight into the
+        view; with overlays the two are composed at view size once per change.
 
         Each overlay has a ``key`` that changes when its picture does and ``draw(target, view,
         offset)``; the composite is rebuilt when the camera, the viewport or a key changes.

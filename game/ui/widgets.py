@@ -145,6 +145,8 @@ class UI:
         self.mouse = (-1, -1)
         self.pointing = False       # the pointer moved since the last click or key: tooltips may show
         self.glossary: Callable[[str], list[str]] | None = None     # the definitions a tooltip text calls for
+        self.frame = 0          # frames begun, so a kept picture can tell it is on the screen from the last one
+        self.overlaid: list[pygame.Rect] = []   # what the window drew over the scene in the last frame
 
     def set_scale(self, scale: float) -> None:
         self.chosen = scale
@@ -292,6 +294,7 @@ class UI:
             self.pointing = False
 
     def begin_frame(self) -> None:
+        self.frame += 1
         self.buttons = []
         self.inputs = []
         self.drawn = []

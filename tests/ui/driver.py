@@ -1,6 +1,7 @@
 """Drive the real window loop with posted pygame events, as a player's mouse and keyboard would."""
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pygame
@@ -31,6 +32,15 @@ def eisdrachen_match(seed: int = 5, width: int = 20, height: int = 14) -> Match:
 
 def steps(app, n: int = 1) -> None:
     for _ in range(n):
+        app.step()
+
+
+def until_results(app, match, seconds: float = 5.0) -> None:
+    """Step while a finished battle keeps its last event on screen (a moment of the clock, however fast
+    the frames), until the results screen or ``seconds``."""
+    from game.ui.scenes import ResultsScene
+    start = time.monotonic()
+    while match.over and not isinstance(app.scene, ResultsScene) and time.monotonic() - start < seconds:
         app.step()
 
 

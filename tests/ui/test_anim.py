@@ -10,9 +10,10 @@ import pytest
 from game.engine import events as ev
 from game.ui.anim import FLOAT_SECONDS, SEQUENCE_MOST, STEP_SECONDS, Timeline
 from game.ui.app import start_battle
+from game.ui.battle import BattleScene
 from game.ui.dice_tray import TUMBLE, Tray, meets
 
-from .driver import press, steps
+from .driver import eisdrachen_match, press, steps
 
 WHERE = {"a": (2, 2), "b": (8, 2)}
 
@@ -118,6 +119,20 @@ def test_the_tray_words_its_dice_once_they_lie_still_then_shows_that_picture(app
     tray.draw(screen, app.ui, tl.rolls(), tl.clock, area, {})
     assert tumbling and settled and len(words) == tumbling + settled      # the third time: no word wrapped
     assert (pygame.surfarray.array3d(screen) != 0).any() and (first != 0).any()
+
+
+def test_the_tray_keeps_clear_of_the_minimap_of_a_map_larger_than_the_view(app):
+    match = eisdrachen_match(seed=5, width=90, height=70)
+    scene = BattleScene(app, match, "ai-vs-ai")
+    app.push(scene)
+    steps(app, 2)
+    someone = scene.figs[0].id
+    roll = ev.dice(someone, [1, 2, 3, 4, 5, 6] * 2, "a roll whose words run longer than half the map", needed=5)
+    scene.animate([roll], {f.id: f for f in scene.figs})
+    play(scene.timeline, TUMBLE)
+    steps(app, 2)
+    assert scene.minimap_rect is not None and scene.tray._box.w > 0
+    assert not scene.tray._box.colliderect(scene.minimap_rect)
 
 
 def test_a_face_succeeds_on_a_threshold_or_a_range_of_faces():

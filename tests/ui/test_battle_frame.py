@@ -225,3 +225,35 @@ def test_a_figure_drawn_from_its_kept_picture_is_what_drawing_it_piece_by_piece_
     scene.draw_figure = piece_by_piece
     direct = screen()
     assert np.abs(kept - direct).max() <= 2     # the rounding of the two pictures' colours and opacity
+
+
+def test_a_glide_come_to_rest_keeps_its_frame_and_shows_what_a_full_redraw_shows(app):
+    scene = gliding_scene(app)
+    steps(app, 1)
+    composed = counting(scene)
+    for _ in range(600):
+        if scene.camera_goal is None:
+            break
+        steps(app, 1)
+    assert scene.camera_goal is None, "the camera never came to rest"
+    steps(app, 3)
+    assert not composed, "the screen was composed again when the camera came to rest"
+    kept = pixels(app)
+    scene.frame_key = lambda surface: None
+    steps(app, 1)
+    assert (pixels(app) == kept).all()
+
+
+def test_what_the_window_drew_over_a_kept_screen_is_laid_back_the_next_frame(app):
+    scene, shooter = acting_scene(app)
+    scene.pulse = lambda: 0.6
+    steps(app, 3)
+    clean = pixels(app)
+    composed = counting(scene)
+    app.show_error("A problem said over the battle")
+    steps(app, 2)
+    assert (pixels(app) != clean).any(), "the message was not drawn"
+    app.message = ""
+    steps(app, 2)
+    assert not composed, "the battle screen was composed again for a message of the window's"
+    assert (pixels(app) == clean).all()

@@ -14,7 +14,7 @@ from game.ui.battle import BattleScene
 from game.ui.maprender import load_map_picture
 from game.ui.scenes import ResultsScene
 
-from .driver import button_at, click, press, shot, steps, tile_pos
+from .driver import button_at, click, press, shot, steps, tile_pos, until_results
 
 MAP = Path(__file__).resolve().parents[2] / "maps" / "ruined_town.tmx"
 
@@ -77,6 +77,7 @@ def test_a_hotseat_battle_is_played_to_the_end_with_mouse_and_keys_only(app, rul
             app.step()
         if len(match.answers) == n:
             app.step()
+    until_results(app, match)
     assert isinstance(app.scene, ResultsScene), (match.pending and match.pending.kind, len(match.answers))
     assert match.outcome is not None
     steps(app, 1)

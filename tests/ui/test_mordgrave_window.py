@@ -10,7 +10,7 @@ from game.rules import get as get_rules
 from game.ui.battle import BattleScene
 from game.ui.scenes import ResultsScene
 
-from .driver import click, field, press, shot, steps, tile_pos
+from .driver import click, field, press, shot, steps, tile_pos, until_results
 
 
 def show(app, scene, tile) -> None:
@@ -86,6 +86,7 @@ def test_a_battle_against_the_ai_is_played_to_the_results_with_a_leader_phase_of
             app.step()
         if len(match.answers) == n:
             app.step()
+    until_results(app, match)
     assert isinstance(app.scene, ResultsScene), (match.pending and match.pending.kind, len(match.answers))
     assert match.outcome is not None
     phases, current = [], None

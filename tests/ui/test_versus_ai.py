@@ -14,7 +14,7 @@ from game.ui.app import run
 from game.ui.battle import BattleScene
 from game.ui.scenes import ResultsScene
 
-from .driver import field, play_human, press, shot, steps, write_map
+from .driver import field, play_human, press, shot, steps, until_results, write_map
 
 MAP = Path(__file__).resolve().parents[2] / "maps" / "ruined_town.tmx"
 
@@ -36,6 +36,7 @@ def test_versus_ai_game_is_played_to_the_results_screen(app):
             n = len(match.answers)
             app.step()
             ai_answers += len(match.answers) > n and d is not None and d.side == 1
+    until_results(app, match)
     assert isinstance(app.scene, ResultsScene)
     assert match.outcome is not None
     assert ai_answers > 0

@@ -14,7 +14,7 @@ from game.ui.battle import BattleScene
 from game.ui.maprender import load_map_picture
 from game.ui.scenes import ResultsScene
 
-from .driver import press, shot, steps
+from .driver import press, shot, steps, until_results
 from .test_full_game import play_by_input
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
@@ -50,6 +50,9 @@ def to_the_results(app, scene, rng: random.Random, frames: int = 12000, shot_nam
             app.step()
         if shot_name and i == 40:
             shot(app, shot_name)
+    until_results(app, match)
+    if isinstance(app.scene, ResultsScene):
+        return ai_answers
     raise AssertionError(f"no results screen: {match.pending and match.pending.kind}, {len(match.answers)} answers")
 
 
