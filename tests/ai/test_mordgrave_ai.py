@@ -1,10 +1,11 @@
 """Mordgrave's tactical AI: a legal answer to every decision kind, the Leader phases played through the
 command bubbles (group activation, outnumbering, charges), and the framework's choices: the hurt target
-first, a wounded figure out of the enemy's sight."""
+first, a wounded figure out of the enemy's sight; a paying fight taken at the normal level, a control zone
+left to the friend who holds it."""
 from __future__ import annotations
 
 from game.engine import space
-from game.engine.battlefield import Battlefield
+from game.engine.battlefield import Battlefield, MapObject
 from game.engine.match import Match
 from game.engine.protocol import Army
 from game.rules.mordgrave.ai import MordgraveAI
@@ -152,3 +153,43 @@ def test_every_decision_kind_of_a_whole_game_gets_a_legal_answer():
             assert m.pending.option(key) is not None
             m.answer(key)
     assert {"initiative", "leader", "activate", "action"} <= seen
+
+
+def test_the_normal_level_takes_a_fight_that_pays_even_when_it_is_worth_less_than_its_margin():
+    """A fight worth a little more than ending the activation is still taken at every seed: the battle has
+    ten turns, and a blow not struck is one the enemy strikes first."""
+    for seed in range(12):
+        st = match_state([entry("A", (5, 5), "chief", main="sword", second="dagger")],
+                         [entry("B", (6, 5), "chief", main="sword")])
+        answer(st, "roll", [15])
+        answer(st, "stay")
+        ai = MordgraveAI(seed, "normal")
+        a, b = st.figure("A"), st.figure("B")
+        assert 0 < ai.fight_value(st, a, b, a, False, False, {}) < ai.level.margin * ai.SCALE
+        assert ai_answer(st, seed, "normal") == "fight:B"
+
+
+def zone_ground() -> Battlefield:
+    bf = Battlefield.open_ground(20, 20)
+    bf.objects = [MapObject("objective", "square", ((10, 10), (11, 10)), {})]
+    return bf
+
+
+def test_a_figure_goes_for_the_control_zone_no_friend_holds_as_the_last_turn_nears():
+    st = match_state([entry("A", (8, 13), "chief", main="sword")],
+                     [entry("E", (13, 15), "chief", main="sword")], zone_ground())
+    answer(st, "roll", [15])
+    st.turn = 8
+    tile = RULES.pending(st).option(ai_answer(st)).tile
+    assert tile in ((10, 10), (11, 10))
+
+
+def test_a_figure_leaves_the_control_zone_a_friend_holds_to_it_and_charges_instead():
+    """A control zone goes to the side with more figures on it: a second figure there adds nothing."""
+    st = match_state([entry("A", (8, 13), "chief", main="sword"), entry("F", (10, 10), main="sword")],
+                     [entry("E", (13, 15), "chief", main="sword")], zone_ground())
+    st.figure("F").activated = st.figure("F").done = True
+    answer(st, "roll", [15])
+    st.turn = 8
+    tile = RULES.pending(st).option(ai_answer(st)).tile
+    assert space.adjacent(tile, st.figure("E").tile)

@@ -6,8 +6,12 @@ It plays the Leader phases as the rules mean them: it takes first the Leader wit
 bubble, activates them all, moves every one of them before any fights (so each fight gets the
 outnumbering of the others, 3.4), charges where a charge pays, and keeps its troops near their Chief.
 Where a figure ends its move weighs the enemy's bows and blades that reach the tile (cover lessens the
-shots), more for a wounded figure or one outmatched, and the pull of the map's objectives; harm on a
-figure already hurt is worth more (focus fire).
+shots), more for a wounded figure or one outmatched, and the pull of the map's objectives (a control zone
+only for the figures needed to hold it); harm on a figure already hurt is worth more (focus fire).
+
+It fights to a decision: a melee is a symmetric exchange whose expected value is often below the normal
+level's margin, so an attack that pays is worth ``TEMPO`` more than doing nothing, and a fight weighs its
+own losses by the score's caution (bolder when level or behind as the turn limit nears).
 """
 from __future__ import annotations
 
@@ -28,6 +32,7 @@ TARGETS = 3             # the nearest enemies in range a shot from a move is wor
 SHOOTER_RANGE = 9       # a weapon that reaches this far makes a figure keep its distance
 EXPOSURE = 0.3          # how much of the harm the enemy threatens on a tile a figure standing there counts
 COVER_FACTOR = (1.0, 0.7, 0.45)     # a shot's harm left by no, light and heavy cover (+2, +4 to Defence)
+TEMPO = 0.5             # what an attack that pays is worth beyond its exchange of harm: the normal level's margin
 
 
 def worth(f: Figure) -> float:
@@ -48,7 +53,7 @@ class Sight:
         self.keep_at = max(reaching) * 2 // 3 if reaching else None
         self.chief = next((g for g in friends if g.role == "chief"), None)
         self.threats = self.caution = self.objectives = None
-        self.drive = 1.0
+        self.drive = self.risk = 1.0
         if ai is not None:
             sight = ai.sight(st.battlefield)
             self.threats = ai.threat_map(ai.threats(st, f), sight, sight.cover, COVER_FACTOR)
@@ -57,7 +62,20 @@ class Sight:
             posture = ai.posture(score[f.side] - score[1 - f.side], data()["profile"]["Vit"], st.turn, st.max_turns)
             self.caution = ai.caution(f.vit / f.Vit, self.threats.danger(f.tile), answer, posture)
             self.drive = posture.drive
+            self.risk = posture.caution
             self.objectives = ai.objectives(observation, f.side, EFFECT_VALUE["out"] * posture.drive, st.turn)
+            self.objectives.zones = [o for o in self.objectives.zones if self.needed(o)]
+
+    def needed(self, o) -> bool:
+        """Whether ``f`` is needed on objective ``o``: every figure on an exit scores, but a control zone is
+        held by one figure more than the enemy has on it, so once friends hold it without ``f`` it no longer
+        pulls ``f``, which is free to fight."""
+        if o.kind != "control":
+            return True
+        f = self.f
+        ours = sum(1 for g in self.st.living(f.side) if g is not f and g.tile in o.tiles)
+        theirs = sum(1 for g in self.foes if g.tile in o.tiles)
+        return ours <= theirs
 
     def touching(self, tile: Tile) -> list[Figure]:
         return [g for g in self.foes if space.adjacent(g.tile, tile)]
@@ -111,8 +129,9 @@ class MordgraveAI(Tactician):
     # --- expected values from the exact odds ------------------------------------------------
 
     def fight_value(self, st: State, me: Figure, other: Figure, attacker: Figure, charge: bool, concentrate: bool,
-                    modes: dict) -> float:
-        """Expected value of one combat phase for ``me``: what the enemy suffers minus what ``me`` does."""
+                    modes: dict, risk: float = 1.0) -> float:
+        """Expected value of one combat phase for ``me``: what the enemy suffers minus what ``me`` does, that
+        weighed by ``risk`` (the score's caution: below 1 when a side must take points)."""
         defender = other if me is attacker else me
         a, d = melee_terms(st, attacker, defender, charge, concentrate, modes)
         key = (a, d, attacker.vit, defender.vit)
@@ -126,7 +145,7 @@ class MordgraveAI(Tactician):
             if winner is not None:
                 loser = figures[1 - winner]
                 v = EFFECT_VALUE[effect(t, loser)] * worth(loser) * self.worth(loser.vit / loser.Vit)
-                total += n * (v if winner == mine else -v)
+                total += n * (v if winner == mine else -risk * v)
         return total / 400
 
     def shot_value(self, st: State, f: Figure, target: Figure, wid: str, concentrate: bool,
@@ -153,7 +172,7 @@ class MordgraveAI(Tactician):
             touching = sight.touching(tile)
             best = 0.0
             for g in touching:
-                best = max(best, self.fight_value(st, f, g, f, g.id in charges, concentrate, {}))
+                best = max(best, self.fight_value(st, f, g, f, g.id in charges, concentrate, {}, sight.risk))
             for wid, w in sight.weapons:
                 if "template" in w or (touching and "destabilisation" not in w["rules"]):
                     continue
@@ -162,9 +181,14 @@ class MordgraveAI(Tactician):
                 for g in touching or free[:self.foresight(TARGETS)]:
                     if self.sees(st, tile, g.tile):
                         best = max(best, self.shot_value(st, f, g, wid, concentrate, "double_shot" in w["rules"]))
-            return best
+            return self.pressed(sight, best)
         finally:
             f.tile = here
+
+    def pressed(self, sight: Sight, value: float) -> float:
+        """An attack that pays is worth more than its exchange of harm: a battle has its turns counted, and
+        a figure that lets it pass gives the enemy the next blow. The score's drive weighs it."""
+        return value + TEMPO * sight.drive if value > 0 else value
 
     def sees(self, st: State, a: Tile, b: Tile) -> bool:
         """The battlefield's own line-of-sight cache answers (engine/sight.py)."""
@@ -220,11 +244,13 @@ class MordgraveAI(Tactician):
                 out.append(sight.standing(o.tile))
             elif a == "fight":
                 target = st.figure(o.target)
-                out.append(self.fight_value(st, f, target, f, target.id in f.charges, concentrate, {}) + here)
+                out.append(self.pressed(sight, self.fight_value(st, f, target, f, target.id in f.charges, concentrate,
+                                                                {}, sight.risk)) + here)
             elif a in ("shoot", "double"):
-                out.append(self.shot_value(st, f, st.figure(o.target), o.value, concentrate, a == "double") + here)
+                out.append(self.pressed(sight, self.shot_value(st, f, st.figure(o.target), o.value, concentrate,
+                                                               a == "double")) + here)
             elif a == "breath":
-                out.append(self.breath_value(sight, o, concentrate) + here)
+                out.append(self.pressed(sight, self.breath_value(sight, o, concentrate)) + here)
             else:
                 out.append(here + (0.05 if a == "open" else 0.0))
         return self.scored(d.options, out)
