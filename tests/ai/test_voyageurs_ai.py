@@ -5,11 +5,15 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
+
 from game.engine import space
 from game.engine.battlefield import Battlefield
 from game.engine.match import Match, Observation
 from game.engine.protocol import Army
 from game.engine.save import new_match
+from game.engine.steps import StepStack
+from game.rules.voyageurs import duel
 from game.rules.voyageurs.ai import VoyageursAI
 from game.rules.voyageurs.flow import FlightCheck, TruceCheck
 from game.rules.voyageurs.ground import Act, Strike
@@ -67,7 +71,7 @@ def test_flee_having_lost_half_the_starting_combatants_with_the_best_agi_plus_es
     assert ask(GROUND, st) == "flee:a1"         # scout AGI 7 + ESP 4
 
 
-def test_accept_a_truce_only_with_fewer_pv_than_the_proposer():
+def test_accept_a_truce_only_behind_on_points_and_with_fewer_pv_than_the_proposer():
     for pv, expected in ((3, "accept_truce"), (18, "refuse_truce")):
         st = ground([fig("fighter", (1, 1), pv=pv)], [fig("fighter", (9, 1), pv=10)])
         in_round(st, {"a1": 17, "b1": 15})
@@ -75,6 +79,20 @@ def test_accept_a_truce_only_with_fewer_pv_than_the_proposer():
         st.battle.truce.append(1)
         run(st, [], TruceCheck())
         assert ask(GROUND, st) == expected
+
+
+def test_the_first_truce_of_an_even_battle_is_refused():
+    kinds = ("scout", "gunner", "fighter", "healer")
+    st = ground([fig(k, (1, 1 + 2 * i)) for i, k in enumerate(kinds)],
+                [fig(k, (18, 1 + 2 * i)) for i, k in enumerate(kinds)])
+    in_round(st, {f"{s}{i}": 15 for s in "ab" for i in range(1, 5)})
+    st.battle.truce.append(1)
+    run(st, [], TruceCheck())
+    mine = sum(c.max_pv for c in st.side_of(0))
+    ai = VoyageursAI(1)
+    ai.seen = ()
+    assert mine < ai.side_pv(GROUND.observe(st, 0), 1)     # the enemy's unknown PV guessed above its own
+    assert ask(GROUND, st) == "refuse_truce"                # but nothing taken yet on either side
 
 
 def test_hold_back_only_when_the_objective_is_capture():
@@ -113,6 +131,69 @@ def test_a_knowledge_test_is_taken_first_since_it_is_free():
     in_round(st, {"a1": 17, "b1": 15}, active="a1")
     run(st, [], Act("a1"))
     assert ask(GROUND, st) == "know:scout"
+
+
+def test_the_hard_level_shoots_first_the_enemy_whose_gun_hurts_most_and_normal_the_nearest_to_falling():
+    st = ground([fig("gunner", (2, 5)), fig("fighter", (2, 7)), fig("healer", (2, 3))],
+                [fig("scout", (14, 3), pv=6), fig("gunner", (14, 7), pv=8)])
+    in_round(st, {"a1": 17, "a2": 16, "a3": 16, "b1": 15, "b2": 15}, active="a1")
+    st.known[0] += ["scout", "gunner"]
+    run(st, [], Act("a1", knew=True))
+    d = st.steps.waiting
+    obs = Observation(0, GROUND, GROUND.observe(st, 0), st.battlefield, (), st.max_turns)
+    for level, target in (("normal", "b1"), ("hard", "b2")):
+        assert {VoyageursAI(seed, level).choose(obs, d) for seed in range(6)} == {f"attack:{target}:rifle"}
+
+
+def air_ask(st, level: str = "normal", events=()) -> str:
+    d = AIR.pending(st) if st.steps.waiting is None else st.steps.waiting
+    obs = Observation(d.side, AIR, AIR.observe(st, d.side), st.battlefield, tuple(events), st.max_turns)
+    key = VoyageursAI(1, level).choose(obs, d)
+    assert d.option(key) is not None
+    return key
+
+
+def armed(**kw) -> list[dict]:
+    crew = [{"kind": "fighter", "pilot": True}] + [{"kind": "gunner"}] * 4
+    return [{"kind": "armed_transport", **kw}] + crew
+
+
+class Idle:
+    """A player whose transport only ever ends its activation."""
+
+    name = "idle"
+
+    def choose(self, observation, decision) -> str:
+        return next(o.key for o in decision.options if o.action in ("end", "refuse_truce", "stay", "roll"))
+
+
+def test_on_an_enemy_with_no_energy_left_normal_closes_in_before_it_fires_and_hard_holds_its_fire_till_close():
+    for level, modifier in (("normal", -4), ("hard", 0)):     # one volley left, against a whole hull
+        match = Match(Battlefield.open_ground(20, 12), AIR, [Army(0, "A", armed(pe=4)), Army(1, "B", armed(pe=0))],
+                      seed=3)
+        players = {0: VoyageursAI(1, level), 1: Idle()}
+        while match.pending is not None and not any(e.kind == "volley" for e in match.log):
+            match.answer(match.ask(players[match.pending.side]))
+        first = next(e for e in match.log if e.kind == "volley")
+        assert first.data["figure"] == "at" and first.data["modifier"] >= modifier    # 3 cases between, or 1
+
+
+def test_a_transport_refuses_a_truce_when_ahead_and_takes_it_when_its_fight_is_lost():
+    for hull, expected in ((40, "refuse_truce"), (5, "accept_truce")):
+        st = aerial(armed(case=3, pv=hull, pe=0), armed(case=5, pv=40 if hull == 5 else 8))
+        st.steps, st.battle.round, st.phase = StepStack(), 1, "turn_end"
+        st.battle.truce.append(1)
+        run(st, [], TruceCheck())
+        assert air_ask(st, "hard") == expected
+
+
+def test_the_duel_ends_in_the_points_when_neither_ship_can_fire_and_a_volley_loses_no_probability():
+    s = duel.Ship(11, (3, 6), 14, 40, 4, 5)
+    game = duel.Duel((s, s), 15, None, (-1.0, 1.0))
+    value = game.value(3, 2, (0, 0))
+    assert value[0, 30, 20] == 1 and value[0, 20, 30] == -1 and value[0, 25, 25] == 0
+    m = duel.volley(s, s, 1, 4)
+    assert np.allclose(m.sum(axis=1), 1.0) and m[0, 0] == 1.0
 
 
 def test_board_when_the_crew_outnumbers_the_enemy_crew():

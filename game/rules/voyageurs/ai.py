@@ -8,10 +8,14 @@ On the ground, where a combatant ends its move weighs the enemy's blades and gun
 objectives; harm on an enemy already hurt is worth more (focus fire); the points that would decide the
 battle at the turn limit bend how bold it is.
 
+In the air, where to fly and when to fire come from the duel of the volleys (duel.py), worked out from
+their exact odds; the hard level looks one reply deeper. On the ground the hard level values a tile by the
+best blow it opens and puts out first the enemy that hurts most.
+
 Defaults of the spec (5.17): intercept when the ally has fewer PV than the protector; flee when
-eligible having lost half the starting combatants, with the best AGI + ESP; accept a truce when its side
-has fewer PV than the proposer's; hold blows back only when the objective is capture; board when its crew
-outnumbers the enemy's.
+eligible having lost half the starting combatants, with the best AGI + ESP; hold blows back only when the
+objective is capture; board when its crew outnumbers the enemy's. A truce (5.17: accept with fewer PV
+than the proposer) is accepted only when behind on points as well.
 """
 from __future__ import annotations
 
@@ -21,17 +25,21 @@ from ...ai.tactics import Objectives, Tactician, Threat, ThreatMap
 from ...engine import space
 from ...engine.decision import Decision, Option
 from ...engine.dice import mean
-from .aerial import aboard, between, range_modifier, rival
+from .aerial import aboard, between, rival
 from .checks import critical_chance, damage_dist, success_chance
 from .fight import figure_value, points
 from .model import Combatant, State, data
-from .odds import odds, volley_mean
+from .duel import APPROACH, STAY, WITHDRAW, Duel, duel, ship
 from . import actions as act
 
 KNOCKOUT = 12             # what putting an enemy out of the fight is worth beside the PV it loses
 SIGHT_CHECKS = 8          # tiles a move considers closely, tracing lines of sight from them
 EXPOSURE = 0.15           # how much of the harm (PV) the enemy threatens on a tile a combatant there counts
 OBJECTIVE_VALUE = 3.0     # what holding an objective worth one figure is worth, in a tile's measure
+AIR_STAKE = 20.0          # what winning the air battle rather than losing it is worth, in PV
+BOTH_LOST = -1.0          # both ships destroyed together: a draw by the rules, but its ship lost (5.16)
+AIR_HORIZON = 0           # the normal level weighs its air action without the enemy's answer in the turn
+SHOT = 0.3                # at the hard level, the share of the blow a tile opens that counts in the tile's worth
 WARY = 1.5                # a caution this many times the level's: the safest tiles get the full look too
 
 
@@ -53,6 +61,7 @@ class VoyageursAI(Tactician):
         self.seen = observation.events
         self.observation = observation
         self._plans: dict = {}
+        self._menace: dict = {}
         return getattr(self, f"on_{decision.kind}")(st, decision).key
 
     def best(self, scored: list[tuple[float, Option]]) -> Option:
@@ -101,7 +110,8 @@ class VoyageursAI(Tactician):
         if not t.conscious:
             return 0.5 if st.objective == "capture" else 1.0
         bonus = act.to_hit_bonus(st, c, t, o.value, o.action == "hold_back")
-        value = self.blow(w, bonus, t.initiative, self.believed_pv(st, t)) * self.worth(self.health(st, t))
+        value = self.blow(w, bonus, t.initiative, self.believed_pv(st, t), KNOCKOUT * self.menace(st, t)) \
+            * self.worth(self.health(st, t))
         if w["firearm"]:
             value -= 0.5
         return value
@@ -115,15 +125,34 @@ class VoyageursAI(Tactician):
         guess = sum(k["CON"] for k in roster) // len(roster)
         return sum(c.traits[t] if c.traits[t] is not None else guess for t in data()["tests"][test])
 
+    def menace(self, st: State, t: Combatant) -> float:
+        """How much putting ``t`` out of the fight is worth beside putting out another: 1 at the normal
+        level; at the hard level, the harm ``t`` threatens on its enemies (its best weapon on each, the mean)
+        against that of its side's standing combatants, so that the gun that hurts most falls first."""
+        if self.level.name != "hard":
+            return 1.0
+        found = self._menace.get(t.id)
+        if found is not None:
+            return found
+
+        def threat(e: Combatant) -> float:
+            foes = [f for f in act.enemies(st, e) if f.conscious]
+            weapons = set(act.strike_weapons(e) + ([e.carried] if e.carried else []))
+            return sum(max((self.harm(st, e, f, wid) for wid in weapons), default=0.0) for f in foes) / max(1, len(foes))
+        side = [e for e in st.side_of(t.side) if e.conscious and e.tile is not None]
+        mean_threat = sum(threat(e) for e in side) / max(1, len(side))
+        found = self._menace[t.id] = threat(t) / mean_threat if mean_threat > 0 else 1.0
+        return found
+
     @staticmethod
-    def blow(w: dict, bonus: int, difficulty: int, pv: int) -> float:
-        """A blow's worth: its expected damage, and ``KNOCKOUT`` for the chance it puts a target of ``pv``
+    def blow(w: dict, bonus: int, difficulty: int, pv: int, knockout: float = KNOCKOUT) -> float:
+        """A blow's worth: its expected damage, and ``knockout`` for the chance it puts a target of ``pv``
         out of the fight."""
         hit, crit = success_chance(bonus, difficulty), critical_chance()
         value = 0.0
         for weight, is_crit in ((hit - crit, False), (crit, True)):
             dist = damage_dist(w["damage"], is_crit)
-            value += float(weight) * (float(mean(dist)) + KNOCKOUT * float(sum(p for v, p in dist.items() if v >= pv)))
+            value += float(weight) * (float(mean(dist)) + knockout * float(sum(p for v, p in dist.items() if v >= pv)))
         return value
 
     def harm(self, st: State, a: Combatant, b: Combatant, wid: str) -> float:
@@ -182,16 +211,35 @@ class VoyageursAI(Tactician):
         value = plan.objectives.pull(tile) - (EXPOSURE * plan.caution * plan.threats.danger(tile) if sight else 0.0)
         w = act.weapon(weapon_id) if weapon_id else act.weapon(data()["bare_hands"])
         near = min(space.distance(tile, e.tile) for e in foes)
+        wid = weapon_id or data()["bare_hands"]
         if w["type"] == "melee" or (w["firearm"] and c.pe < w["pe"]):
-            return value - plan.drive * near + (3 if any(act.melee_reach(st, tile, e.tile) for e in foes) else 0)
+            reach = [e for e in foes if act.melee_reach(st, tile, e.tile)]
+            return value - plan.drive * near + (self.aim(st, c, tile, reach, wid) if reach else 0)
         bf = st.battlefield
         value += 1.0 if bf.cover[tile[1], tile[0]] else 0.0
+        aims = []
         for e in foes:
             if space.within(tile, e.tile, w["range"]) and (not sight or space.line_of_sight(bf, tile, e.tile)):
                 value += 3
+                aims.append(e)
             if space.adjacent(tile, e.tile):
                 value -= 2
+        if aims and sight and self.level.name == "hard":
+            value += self.aim(st, c, tile, aims, wid) - 3
         return value - 0.05 * near
+
+    def aim(self, st: State, c: Combatant, tile, targets: list[Combatant], wid: str) -> float:
+        """What standing on ``tile`` is worth for the blow it opens: 3 at the normal level; at the hard
+        level, which looks one blow deeper, the best of those blows' worth (``SHOT`` of its expected value,
+        cover from the tile counted) over all the enemies it could strike from there."""
+        if self.level.name != "hard":
+            return 3.0
+        w = act.weapon(wid)
+        best = 0.0
+        for e in targets:
+            bonus = c.pair(w["type"]) + act.cover_modifier(st, tile, e.tile, wid)
+            best = max(best, self.blow(w, bonus, e.initiative, self.believed_pv(st, e)) * self.worth(self.health(st, e)))
+        return SHOT * best
 
     def best_tile(self, st: State, c: Combatant, moves: list[Option]) -> tuple[float, Option]:
         """The best tile to move to; lines of sight and danger are worked out only for the most promising
@@ -278,7 +326,9 @@ class VoyageursAI(Tactician):
 
     def on_flight(self, st: State, d: Decision) -> Option:
         """Flee when eligible having lost half of what it started with (5.17): half the starting
-        combatants on the ground and on the deck, half the hull in the air (a project reading)."""
+        combatants on the ground and on the deck, half the hull in the air (a project reading). A battle
+        fled is lost (5.12); staying on unless behind on points was tried, and put four battles in ten
+        at the turn limit for no more wins (docs/ai.md, *Measured on branch voyageurs-ai*)."""
         testers = [o for o in d.options if o.action == "flee"]
         stay = next(o for o in d.options if o.action == "stay")
         if st.boarding is None and st.transports:
@@ -292,8 +342,15 @@ class VoyageursAI(Tactician):
         return max(testers, key=lambda o: st.fig(o.figure).pair("flight"))
 
     def on_truce(self, st: State, d: Decision) -> Option:
-        mine, theirs = self.side_pv(st, d.side), self.side_pv(st, 1 - d.side)
-        return next(o for o in d.options if o.action == ("accept_truce" if mine < theirs else "refuse_truce"))
+        """Accept a truce (a draw) only when its side is behind on points and fighting on looks worse: in the
+        air when the duel's value of going on is below a draw's, on the ground when it has fewer PV standing
+        than the proposer's (5.17 asked for the PV alone, which took truces in even battles)."""
+        if st.transports and st.boarding is None:
+            t = next(t for t in st.transports.values() if t.side == d.side and t.flying)
+            accept = self.lead(st, d.side) < 0 and self.air_outlook(st, t) < 0
+        else:
+            accept = self.lead(st, d.side) < 0 and self.side_pv(st, d.side) < self.side_pv(st, 1 - d.side)
+        return next(o for o in d.options if o.action == ("accept_truce" if accept else "refuse_truce"))
 
     def on_talk(self, st: State, d: Decision) -> Option:
         return next(o for o in d.options if o.action == "back")
@@ -306,35 +363,72 @@ class VoyageursAI(Tactician):
     def outnumbers(self, st: State, t) -> bool:
         return len(aboard(st, t)) > len(aboard(st, rival(st, t)))
 
-    def exchange(self, st: State, t, foe, cases_between: int) -> float:
-        """My volley's expected share of their structure, less theirs of mine, at that distance."""
-        mod = range_modifier(cases_between)
-        return float(volley_mean(st, t, foe, mod) / foe.max_pv - volley_mean(st, foe, t, mod) / t.max_pv)
+    def duel(self, st: State, side: int) -> Duel:
+        """The air duel as this level sees it: the normal level its own move and volley, then a guess from
+        the hulls and energy left (``Duel.rest``); the hard level one reply deeper, the enemy's answer in the
+        same turn, and every turn after to the limit. Each side plays it for its own value, a ship lost
+        alongside the enemy's counting as a loss (``BOTH_LOST``), the enemy taken to play against it."""
+        ships = tuple(ship(t, len(aboard(st, t))) for t in sorted(st.transports.values(), key=lambda t: t.side))
+        return duel(ships, st.max_turns, None if self.level.foresight > 1 else AIR_HORIZON,
+                    (BOTH_LOST, -BOTH_LOST) if side == 0 else (-BOTH_LOST, BOTH_LOST))
+
+    def air_scores(self, st: State, t, d: Decision) -> dict[str, float]:
+        """Each option of the transport's activation by the duel's value for its side, in PV (``AIR_STAKE``
+        a battle won): a move by the better of firing or not after it."""
+        foe = rival(st, t)
+        game = self.duel(st, t.side)
+        by_side = sorted(st.transports.values(), key=lambda s: s.side)
+        pe = (by_side[0].pe, by_side[1].pe)
+        gap, turn = between(t, foe), st.battle.round
+        moves = {WITHDRAW if o.action == "withdraw" else APPROACH: o for o in d.options
+                 if o.action in ("approach", "withdraw")}
+        moved = not moves and any(e.kind == "manoeuvre" and e.data["figure"] == t.id for e in self.this_turn())
+        battle = st.battle
+        first = foe.id in battle.group if battle.grouped else t.speed > foe.speed
+        if first:
+            grids = game.choices_first(turn, gap, pe, turn, t.side, moved)
+        else:
+            grids = game.answers(turn, gap, pe, turn, t.side, moved)
+        held = sum(e["amount"] for e in battle.buffer if e["kind"] == "structure" and e["target"] == t.id)
+        hulls = [max(0, s.pv - (held if s is t else 0)) for s in by_side]
+        value = {k: float(g[t.side, hulls[0], hulls[1]]) * AIR_STAKE for k, g in grids.items()}
+        out = {}
+        for o in d.options:
+            if o.action in ("approach", "withdraw"):
+                m = next(k for k, v in moves.items() if v is o)
+                out[o.key] = max(v for (mm, _), v in value.items() if mm == m)
+            elif o.action == "fire":
+                out[o.key] = value.get((STAY, True), -AIR_STAKE)
+            elif o.action == "end":
+                out[o.key] = value[(STAY, False)]
+        return out
+
+    def air_outlook(self, st: State, t) -> float:
+        """What going on with the air battle after this turn is worth to ``t``'s side, as the duel sees it."""
+        foe = rival(st, t)
+        by_side = sorted(st.transports.values(), key=lambda s: s.side)
+        grid = self.duel(st, t.side).value(st.battle.round + 1, between(t, foe), (by_side[0].pe, by_side[1].pe))
+        return float(grid[t.side, max(0, by_side[0].pv), max(0, by_side[1].pv)])
+
+    def this_turn(self) -> list:
+        """The events seen since the current turn began."""
+        for i in range(len(self.seen) - 1, -1, -1):
+            if self.seen[i].kind == "turn":
+                return self.seen[i:]
+        return list(self.seen)
 
     def transport_action(self, st: State, d: Decision) -> Option:
         """Board when its crew outnumbers the enemy's (5.17). Then ships being precious (5.16), it closes in
-        to take the enemy whole, holding its fire while its own hull holds; else it keeps to the distance
-        where the exchange of fire favours it, and fires when each PE buys enough damage."""
+        to take the enemy whole, holding its fire while its own hull holds; else it moves and fires as the
+        duel of the volleys says (duel.py)."""
         t = st.transports[d.figure]
-        foe = rival(st, t)
         by = {o.action: o for o in d.options}
         if "board" in by and self.outnumbers(st, t):
             return by["board"]
-        capture = self.outnumbers(st, t) and 2 * t.pv > t.max_pv
-        if capture:
+        if self.outnumbers(st, t) and 2 * t.pv > t.max_pv:
             return by.get("approach", by["end"])
-        gap = between(t, foe)
-        moves = [o for o in d.options if o.action in ("approach", "withdraw")]
-        if moves:
-            scored = [(self.exchange(st, t, foe, abs(o.value - foe.case) - 1), o) for o in moves]
-            if max(s for s, _ in scored) > self.exchange(st, t, foe, gap) + 1e-6:
-                return self.best(scored)
-        if "fire" in by:
-            o = odds(st, by["fire"])
-            per_pe = float(o.details["mean_damage"]) / max(1, o.details["gunners"])
-            if per_pe >= 1.0 or t.pe >= 2 * (st.max_turns - st.turn + 1):
-                return by["fire"]
-        return by["end"]
+        key = self.pick(self.air_scores(st, t, d))
+        return next(o for o in d.options if o.key == key)
 
     def on_defenders(self, st: State, d: Decision) -> Option:
         """Every crew member but one goes to defend, the best fighters first."""
