@@ -227,3 +227,46 @@ def test_hard_always_shoots_the_slightly_wounded_enemy_where_normal_hesitates_bu
     assert picks("hard", 4) == {"shoot:hurt"}
     assert picks("normal", 4) == {"shoot:hurt", "shoot:whole"}
     assert picks("normal", 2) == picks("hard", 2) == {"shoot:hurt"}
+
+
+def test_the_gun_about_to_fire_is_shot_before_a_harmless_figure_with_the_same_odds():
+    """A Soldat machine gunner in range of our rifleman and a Bleu medic whose pistol reaches nobody dodge
+    alike (on 6) and have the same 3 PV: the kill of the gunner saves its volleys to come, so both levels
+    shoot it; and of two gunners, the one still to activate this turn before the one that has fired."""
+    def chosen(level, seed, *enemies, fired=()):
+        s = build(unit("a", 0, (0, 0), loadout="rifleman"), *enemies)
+        for e in fired:
+            s.figure(e).activated = True
+        return EisdrachenAI(seed, level).choose(seen_by(s, 0), RULES.pending(s))
+    gunner = unit("g", 1, (0, 10), loadout="gunner", pv=3)
+    medic = unit("m", 1, (10, 0), "Bleu", loadout="medic", pv=3)
+    other = unit("o", 1, (10, 0), loadout="gunner", pv=3)
+    for level in ("normal", "hard"):
+        assert {chosen(level, seed, gunner, medic) for seed in range(20)} == {"shoot:g"}
+        assert {chosen(level, seed, gunner, other, fired=["o"]) for seed in range(20)} == {"shoot:g"}
+        assert {chosen(level, seed, gunner, other, fired=["g"]) for seed in range(20)} == {"shoot:o"}
+
+
+def test_hard_aims_its_first_sniper_shot_where_the_second_can_kill_the_gun_that_matters():
+    """A sniper's shot (one attack of force 4, no dodge) cannot kill a figure at 5 PV: taken alone, every
+    whole enemy is the same first target and normal draws among them. Hard counts what the first shot
+    gives the second: the gunner, worth most dead, is the one it opens."""
+    def picks(level):
+        s = build(unit("s", 0, (0, 0), "Assassin", loadout="sniper"), unit("g", 1, (0, 12), loadout="gunner"),
+                  unit("r", 1, (12, 0), loadout="rifleman"), unit("m", 1, (9, 9), "Bleu", loadout="medic"))
+        return {EisdrachenAI(seed, level).choose(seen_by(s, 0), RULES.pending(s)) for seed in range(30)}
+    assert picks("hard") == {"sniper:g"}
+    assert len(picks("normal")) > 1
+
+
+def test_hard_stops_short_of_the_tiles_an_enemy_gun_reaches_after_one_move():
+    """A medic 27 pas from a machine gun (range 20, speed 5): no step of its move brings it into the gun's
+    reach now, but within 25 pas the gunner can step up and fire. Hard closes in to the edge of that
+    reach and no further; 31 pas away, it takes its whole move."""
+    def distance(gun_x):
+        s = build(unit("p", 0, (0, 10), "Bleu", loadout="medic"), unit("g", 1, (gun_x, 10), loadout="gunner"))
+        decision = RULES.pending(s)
+        return space.distance(decision.option(EisdrachenAI(1, "hard").choose(seen_by(s, 0), decision)).tile,
+                              (gun_x, 10))
+    assert 25 < distance(27) < 27
+    assert distance(31) == 26

@@ -6,13 +6,20 @@ takes back, a grenade by what it takes from the enemy less twice what it takes f
 worth the change in its figure's position: the best shot it opens (while an action is left to take it),
 less the enemy fire the tile lies in (more feared by a wounded or outmatched figure), the pull of the
 map's objectives, a step toward the fight for a whole figure, a medic's place by a wounded friend.
-Module knowledge: grenades at clusters, traps on the enemy's way, hiding when badly hurt.
+Module knowledge: grenades at clusters, traps on the enemy's way, hiding when badly hurt. A kill is
+worth what the dead figure would have done: its best shot at us (the *menace*) for each action it has to
+come, so the guns that are about to fire are shot first.
+
+The hard level looks one step further: a shot is worth what it adds to the activation's next shot (a
+target two shots kill is worth the first), and a tile loses what the enemies could do to it after one
+move of theirs, not only what they reach now.
 
 It reads only its side's observation (``Eisdrachen.observe``): hidden enemies are absent from it, enemy
 tokens unread, an enemy's unseen blessings unknown. Ties break on its own seeded generator.
 """
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from ...ai.tactics import Tactician, Threat, nearest
@@ -33,7 +40,23 @@ TRAP_RISK = 0.5
 MEDIC = 0.3
 LATER_SHOT = 0.4            # a shot opened for the next activation, against one this activation
 GRENADE_AIMS = 24           # aims nearest the enemy whose blast is worked out in full
+MENACE = 0.5                # share of an enemy's harm per action to come that killing it saves
+LATER_TURN = 0.5            # … for its actions next turn, against its actions still to come this turn
+MOVED_SHARE = 0.5           # an enemy's harm at a figure it must move to shoot at, against one in its sights
+FAR_SHARE = 0.25            # … at a figure beyond its move and range
+FOLLOW_UP = 1.0             # hard: what a shot adds to the activation's next shot
+ADVANCE = 0.5               # hard: the harm of enemies one move away from shooting at a tile, against harm now
 MOVES = ("move", "crawl", "climb", "jump")
+
+
+def losses(odds) -> dict[int, float]:
+    """The PV-loss distribution of an attack's odds, as floats by PV lost."""
+    return {int(k.split(":")[1]): float(p) for k, p in odds.outcomes.items()}
+
+
+def snipes(fig: Figure, gun: dict) -> bool:
+    """Whether ``fig`` shoots ``gun`` as a sniper (4.7): a scope on a weapon of range 20 or more."""
+    return fig.scope and gun["range"] >= const("sniper_min_range")
 
 
 def expected_capped(outcomes: dict[str, Fraction], pv: int) -> float:
@@ -43,6 +66,10 @@ def expected_capped(outcomes: dict[str, Fraction], pv: int) -> float:
 
 class EisdrachenAI(Tactician):
     SCALE = 2.0
+
+    def __init__(self, seed: int = 0, level: str = "normal"):
+        super().__init__(seed, level)
+        self.deep = level == "hard"         # the hard level's one step further (module docstring)
 
     # --- helpers ----------------------------------------------------------------------
 
@@ -61,15 +88,69 @@ class EisdrachenAI(Tactician):
                 out.append(Threat(e.tile, expected_capped(o.outcomes, me.pv), gun["range"]))
         return out
 
-    def _shot_value(self, target: Figure, odds) -> float:
-        """PV taken, worth more on a wounded target, and the kill."""
-        taken = expected_capped(odds.outcomes, target.pv) * self.worth(target.pv / target.max_pv)
-        return taken + KILL_BONUS * float(odds.details["kill"])
+    def _shot_value(self, target: Figure, odds, menace: float = 0.0) -> float:
+        """PV taken, worth more on a wounded target, and the kill; with ``menace`` (the value of the target's
+        best shot at us) the kill also saves the actions it has to come."""
+        return self._volley(target, losses(odds), target.pv, menace)
+
+    def _volley(self, target: Figure, dist: dict[int, float], pv: int, menace: float) -> float:
+        """The value of a shot whose PV-loss distribution is ``dist`` at ``target`` with ``pv`` left."""
+        taken = sum(min(k, pv) * p for k, p in dist.items()) * self.worth(pv / target.max_pv)
+        kill = sum(p for k, p in dist.items() if k >= pv)
+        coming = (0 if target.activated else target.allowance) + LATER_TURN * (const("allowance")
+                                                                              + target.vengeance_next)
+        return taken + (KILL_BONUS + MENACE * menace * coming) * kill
+
+    def _follow_up(self, shots, pvs: dict[str, int]) -> float:
+        """The best next shot of this activation when the targets have ``pvs`` left (nothing: 0)."""
+        return max([self._volley(t, d, pvs[t.id], m) for _, t, d, m in shots if pvs[t.id] > 0] + [0.0])
+
+    def _planned(self, shots) -> dict[str, float]:
+        """For each shot, what it adds to the next one: wounding a target now may let the next shot finish it
+        (two sniper shots kill where one cannot), killing it sends the next shot elsewhere."""
+        pvs = {t.id: t.pv for _, t, _, _ in shots}
+        base = self._follow_up(shots, pvs)
+        out = {}
+        for o, t, dist, _ in shots:
+            after = 0.0
+            for k, p in dist.items():
+                pvs[t.id] = t.pv - k
+                after += p * self._follow_up(shots, pvs)
+            pvs[t.id] = t.pv
+            out[o.key] = after - base
+        return out
+
+    def _menace(self, match: Observation, e: Figure) -> float:
+        """The value of the best shot ``e`` could take at one of our figures: in full from where it stands,
+        at a share after a move (within its range and speed), at a smaller share beyond."""
+        state = match.state
+        gun = weapon(e.weapon)
+        if not act.can_fire(e, gun, state.turn):
+            return 0.0
+        sniper = snipes(e, gun)
+        sight = act.sight_for(state.battlefield)
+        best = 0.0
+        for f in state.living(1 - e.side):
+            if f.hidden:
+                continue
+            if space.within(e.tile, f.tile, gun["range"]) and sight(e.tile, f.tile):
+                share = 1.0
+            elif space.within(e.tile, f.tile, gun["range"] + e.V):
+                share = MOVED_SHARE
+            else:
+                share = FAR_SHARE
+            o = match.rules.shot_odds(state, e, f, gun, sniper)
+            best = max(best, share * (expected_capped(o.outcomes, f.pv) + KILL_BONUS * float(o.details["kill"])))
+        return best
+
+    def _menaces(self, match: Observation, side: int) -> dict[str, float]:
+        return {e.id: self._menace(match, e) for e in self._enemies(match.state, side)}
 
     class _Ground:
         """What a move of one figure turns on, worked out once per decision."""
 
-        def __init__(self, ai: "EisdrachenAI", match: Observation, me: Figure, actions_left: int):
+        def __init__(self, ai: "EisdrachenAI", match: Observation, me: Figure, actions_left: int,
+                     menaces: dict[str, float]):
             state = match.state
             self.ai, self.state, self.me = ai, state, me
             self.sight = act.sight_for(state.battlefield)
@@ -79,8 +160,15 @@ class EisdrachenAI(Tactician):
             self.targets = []
             for e in self.enemies:
                 o = match.rules.shot_odds(state, me, e, self.gun, False)
-                self.targets.append((e, ai._shot_value(e, o)))
+                self.targets.append((e, ai._shot_value(e, o, menaces.get(e.id, 0.0))))
             self.threats = ai.threat_map(ai._threats(match, me), self.sight)
+            self.advancers = []
+            if ai.deep:
+                for e in self.enemies:
+                    gun = weapon(e.weapon)
+                    if act.can_fire(e, gun, state.turn):
+                        o = match.rules.shot_odds(state, e, me, gun, snipes(e, gun))
+                        self.advancers.append((e.tile, gun["range"], e.V, expected_capped(o.outcomes, me.pv)))
             friends = [f for f in state.living(me.side) if f is not me]
             answer = sum(v for _, v in self.targets) + sum(
                 1.0 for f in friends if nearest(f.tile, [e.tile for e in self.enemies]) <= 14)
@@ -97,9 +185,29 @@ class EisdrachenAI(Tactician):
             return max((v for e, v in self.targets
                         if space.within(tile, e.tile, self.gun["range"]) and self.sight(tile, e.tile)), default=0.0)
 
+        def advance(self, tile) -> float:
+            """The harm of the enemies that cannot shoot at ``tile`` now but could after one move of theirs
+            toward it (the spot its speed takes it to along the line, or beside it, in range and sight)."""
+            bf, total = self.state.battlefield, 0.0
+            for origin, reach, speed, harm in self.advancers:
+                if not space.within(origin, tile, reach + speed) or (
+                        space.within(origin, tile, reach) and self.sight(origin, tile)):
+                    continue
+                dx, dy = tile[0] - origin[0], tile[1] - origin[1]
+                d = math.hypot(dx, dy)
+                ux, uy = dx / d, dy / d
+                for side in (0, 2, -2):
+                    spot = (round(origin[0] + speed * ux - side * uy), round(origin[1] + speed * uy + side * ux))
+                    if bf.can_stand(spot) and space.within(spot, tile, reach) and self.sight(spot, tile):
+                        total += harm
+                        break
+            return total
+
         def value(self, tile) -> float:
             me, state = self.me, self.state
             value = self.later * self.best_shot(tile) - EXPOSURE * self.caution * self.threats.danger(tile)
+            if self.advancers:
+                value -= EXPOSURE * self.caution * ADVANCE * self.advance(tile)
             if self.enemies:
                 value -= self.closing * nearest(tile, [e.tile for e in self.enemies])
             value += self.objectives.pull(tile)
@@ -143,6 +251,7 @@ class EisdrachenAI(Tactician):
         """First the figure with a shot now; then the readiest, nearest the fight."""
         state = match.state
         sight = act.sight_for(state.battlefield)
+        menaces = self._menaces(match, decision.side)
         out = {}
         for o in decision.options:
             me = state.figure(o.figure)
@@ -150,7 +259,8 @@ class EisdrachenAI(Tactician):
             gun = weapon(me.weapon)
             shot = 0.0
             if act.can_fire(me, gun, state.turn):
-                shot = max((self._shot_value(e, match.rules.shot_odds(state, me, e, gun, False)) for e in enemies
+                shot = max((self._shot_value(e, match.rules.shot_odds(state, me, e, gun, snipes(me, gun)),
+                                             menaces.get(e.id, 0.0)) for e in enemies
                             if space.within(me.tile, e.tile, gun["range"]) and sight(me.tile, e.tile)), default=0.0)
             out[o.key] = shot + me.allowance * 0.1 - 0.01 * min(nearest(me.tile, [e.tile for e in enemies]), 100.0)
         return out
@@ -158,16 +268,20 @@ class EisdrachenAI(Tactician):
     def score_action(self, match: Observation, decision: Decision) -> dict[str, float]:
         state, rules = match.state, match.rules
         me = state.figure(decision.figure)
-        ground = self._Ground(self, match, me, decision.info.get("actions_left", 1))
+        menaces = self._menaces(match, me.side)
+        ground = self._Ground(self, match, me, decision.info.get("actions_left", 1), menaces)
         enemies = ground.enemies
         friends = state.living(me.side)
         here = ground.value(me.tile)
         scores: dict[str, float] = {}
         grenades = []
+        shots = []
         for o in decision.options:
             a = o.action
             if a in ("shoot", "sniper", "use_fire"):
-                scores[o.key] = self._shot_value(state.figure(o.target), rules.odds(state, o)) + 0.2
+                target, odds = state.figure(o.target), rules.odds(state, o)
+                scores[o.key] = self._shot_value(target, odds, menaces.get(o.target, 0.0)) + 0.2
+                shots.append((o, target, losses(odds), menaces.get(o.target, 0.0)))
             elif a == "melee":
                 target = state.figure(o.target)
                 d = rules.odds(state, o).details
@@ -205,6 +319,9 @@ class EisdrachenAI(Tactician):
                 scores[o.key] = 0.0
             else:
                 scores[o.key] = -1.0
+        if self.deep and decision.info.get("actions_left", 1) >= 2 and shots:
+            for key, more in self._planned(shots).items():
+                scores[key] += FOLLOW_UP * more
         grenades.sort(key=lambda o: (nearest(o.tile, [e.tile for e in enemies]), o.key))
         for o in grenades[:self.foresight(GRENADE_AIMS)]:
             scores[o.key] = self._grenade_value(match, me, o) - 0.3
