@@ -609,9 +609,9 @@ def great_battlefield() -> Grid:
     m.f(None, 44, 70, 52, 76)
     scatter(m, rng, "bush", 300, 0, 0, 127, 127)
     m.f(None, 46, 54, 49, 73)                         # the armies deploy 16 pas either side of the river,
-    m.f(None, 79, 54, 82, 73)                         # so a skirmish meets within its turns (issue 15)
-    m.obj("spawn", "Armée de l'ouest", 46, 54, 4, 20, side=0)
-    m.obj("spawn", "Armée de l'est", 79, 54, 4, 20, side=1)
+    m.f(None, 78, 54, 81, 73)                         # so a skirmish meets within its turns (issue 15), each
+    m.obj("spawn", "Armée de l'ouest", 46, 54, 4, 20, side=0)     # zone the mirror of the other, as far
+    m.obj("spawn", "Armée de l'est", 78, 54, 4, 20, side=1)       # from the central bridge
     m.obj("objective", "Central bridge", 60, 61, 8, 4, kind="control", worth=2, name_fr="Pont central")
     m.obj("objective", "North village", 104, 20, 5, 5, kind="control", worth=1, name_fr="Village nord")
     m.obj("objective", "South village", 20, 100, 5, 5, kind="control", worth=1, name_fr="Village sud")

@@ -136,6 +136,16 @@ def test_shipped_map_is_mirror_fair_so_neither_side_deploys_better_placed(loaded
             assert any(sorted(p.tiles) == mirrored(bf, o.tiles) for p in bf.objects_of(kind)), o.name
 
 
+def test_great_battlefields_spawns_mirror_each_other_about_its_central_bridge(loaded):
+    """Its country is not mirrored, but each army deploys on the mirror image of the other's zone, as far
+    from the central bridge, which is its own mirror image (a tile nearer it won side 0 nine KOLAPS
+    battles in ten)."""
+    bf = loaded["great_battlefield"].battlefield
+    assert mirrored(bf, bf.spawn[0]) == sorted(bf.spawn[1])
+    bridge = next(o for o in bf.objects_of("objective") if o.name == "Central bridge")
+    assert mirrored(bf, bridge.tiles) == sorted(bridge.tiles)
+
+
 def test_great_battlefield_is_at_least_128_square_and_loads_in_well_under_a_second():
     start = time.perf_counter()
     lm = load_map(MAPS / "great_battlefield.tmx")
