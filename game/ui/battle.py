@@ -142,6 +142,7 @@ class BattleScene(BattleDrawing):
         self.camera_goal: tuple[float, float] | None = None
         self.glide: tuple | None = None     # the camera's last glide, which its frame shows until the view moves
         self.glide_end: tuple[float, float] | None = None
+        self.moved: frozenset = frozenset()     # the figures the last clips played were about
         self._steps_heard: dict[int, int] = {}
         self._wrap_key = None
         self._wrapped: list[tuple] = []
@@ -784,10 +785,8 @@ class BattleScene(BattleDrawing):
         took it (it lays the map where the camera is). Something new drawn from a clock must be named here.
         """
         ui, now = self.app.ui, time.monotonic()
-        if self.timeline.moving:
-            moving = self.timeline.involved()
-        else:           # clips that end leave their frame, which draws their figures where they stopped
-            moving = self._frame_key[-1] if self._frame_key is not None else frozenset()
+        if self.timeline.moving:    # clips that end leave their frame, which draws their figures where they stopped
+            self.moved = self.timeline.involved()
         camera = self.glide if self.camera_goal is not None or self.view.centre == self.glide_end else self.view.centre
         thinking = self.thinking_shown
         return (surface.get_size(), ui.scale, ui.mouse, language(), self._events, self.version, self.viewer,
@@ -798,7 +797,7 @@ class BattleScene(BattleDrawing):
                 camera, self.fast_forward, self.app.settings.ai_speed,
                 id(self.last_ai), thinking, self.timeline.batches, len(self.timeline.clips),
                 int(now * 3) % 4 if thinking else 0,
-                tuple(sorted(self.app.settings.keys.items())), moving)
+                tuple(sorted(self.app.settings.keys.items())), self.moved)
 
     def compose(self, surface: pygame.Surface, keep: bool = True) -> LiveFrame:
         """Draw the whole screen; ``keep`` keeps it for the frames to come (``frame_key`` None: the next
