@@ -243,11 +243,12 @@ class BattleDrawing:
         figure's centre, its badges' spots from the centre). Drawn once on black and once on white, the
         two give each pixel's colour and how opaque it is, so the picture blitted over the map is what
         drawing it there piece by piece gives (a figure is a dozen blits and shapes, a picture one blit)."""
+        look = (r, ring, self.view.cell, language())
         last = self._token_of.get(f.id)
-        if last is not None and last[0] is f and last[1] == (r, ring, self.view.cell, language()):
+        if last is not None and last[0] is f and last[1] == look:
             return last[2]      # the same figure as last frame, without hashing its gauges and markers again
         kept = self._token_picture(f, r, ring)
-        self._token_of[f.id] = (f, (r, ring, self.view.cell, language()), kept)
+        self._token_of[f.id] = (f, look, kept)
         return kept
 
     def _token_picture(self, f, r: int, ring: bool) -> tuple[pygame.Surface, tuple[int, int], list]:
