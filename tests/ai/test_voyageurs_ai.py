@@ -164,7 +164,7 @@ class Idle:
     name = "idle"
 
     def choose(self, observation, decision) -> str:
-        return next(o.key for o in decision.options if o.action in ("end", "refuse_truce", "stay", "roll"))
+        return next(o.key for o in decision.options if o.action in ("end", "refuse_truce", "stay", "roll", "roll_off"))
 
 
 def test_on_an_enemy_with_no_energy_left_normal_closes_in_before_it_fires_and_hard_holds_its_fire_till_close():
@@ -209,6 +209,7 @@ def test_send_defenders_and_fire_back_after_each_deck_round():
     armies = [Army(0, "A", [{"kind": "armed_transport", "case": 3, "speed": 20}] + crew),
               Army(1, "B", [{"kind": "light_transport", "case": 4}] + crew[:3])]
     match = Match(Battlefield.open_ground(20, 12), AIR, armies, seed=4)
+    match.answer("roll_off")
     match.answer("board:bt")
     players = {s: VoyageursAI(s) for s in (0, 1)}
     assert match.ask(players[1]).startswith("defend:")

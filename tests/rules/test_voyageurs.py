@@ -89,7 +89,7 @@ def test_s11_g11_observe_keeps_the_better_initiative():
 
 def test_s12_g2_surprise_adds_one_to_the_opening_initiative_test():
     st = ground([fig("gunner", (1, 1))], [fig("scout", (9, 9))], surprise="0")
-    events = play(GROUND, st, "roll", [1, 4, 3, 3])
+    events = play(GROUND, st, "roll", [2, 1, 1, 4, 3, 3])
     assert st.fig("a1").initiative == 16 and st.fig("b1").initiative == 6 + 12
     assert "surprise" in kinds(events)
 
@@ -104,7 +104,7 @@ def test_s13_holding_back_costs_two_on_the_to_hit_test():
 
 def test_g1_initiative_is_agi_plus_int_plus_2d6_in_decreasing_order():
     st = ground([fig("fighter", (1, 1)), fig("scout", (1, 3)), fig("gunner", (1, 5))], [fig("healer", (9, 9))])
-    events = play(GROUND, st, "roll", [4, 5, 2, 3, 1, 4, 1, 1])
+    events = play(GROUND, st, "roll", [2, 1, 4, 5, 2, 3, 1, 4, 1, 1])
     assert [st.fig(c).initiative for c in ("a1", "a2", "a3")] == [18, 17, 15]
     order = next(e for e in events if e.kind == "order").data["order"]
     assert order == ["a1", "a2", "a3", "b1"]            # healer 2 + 11 = 13
@@ -250,6 +250,31 @@ def test_g16_a_simultaneous_group_holds_effects_on_others_until_it_has_acted():
     answer(st, "end", refill=refill)
     assert st.fig("b1").pv == -2 and st.fig("b1").status == UNCONSCIOUS
     assert st.fig("a1").pv == 14
+
+
+def test_the_battle_opens_on_a_roll_off_for_side_a_before_the_initiative_tests():
+    st = ground([fig("fighter", (1, 1))], [fig("fighter", (9, 1))])
+    events = play(GROUND, st, "roll", [1, 6, 3, 4, 4, 3])
+    assert st.side_a == 1 and kinds(events).index("side_a") < kinds(events).index("initiative")
+    assert st.fig("a1").initiative == st.fig("b1").initiative == 16
+    assert GROUND.pending(st).figure == "b1"                 # the tied pair is a group, side A first
+
+
+def test_side_a_of_the_roll_off_goes_first_in_a_group_of_an_odd_round_and_b_in_an_even_one():
+    for side_a, first in ((1, "b1"), (0, "a1")):
+        st = ground([fig("fighter", (1, 1))], [fig("fighter", (9, 1))])
+        st.side_a = side_a
+        in_round(st, {"a1": 18, "b1": 18})
+        st.battle.round = 0
+        begin_round(st)
+        run(st, [], refill=GROUND.refill)
+        assert st.steps.waiting.figure == first
+        answer(st, "end", refill=GROUND.refill)
+        answer(st, "end", refill=GROUND.refill)
+        while st.battle.round < 2 or st.steps.waiting.kind != "action":
+            answer(st, next(o.key for o in st.steps.waiting.options if o.action in ("stay", "refuse_truce", "end")),
+                   refill=GROUND.refill)
+        assert st.steps.waiting.figure == ({"a1", "b1"} - {first}).pop()
 
 
 def test_g18_a_bow_reaches_twelve_pas_by_centre_distance():

@@ -171,6 +171,32 @@ def test_a10_equal_speeds_form_a_simultaneous_group():
     assert "group_resolved" in kinds(events) and st.transports["bt"].pv == 38
 
 
+def test_the_roll_off_makes_its_winner_side_a_in_case_1_and_first_in_the_odd_turns_of_a_tie():
+    st = aerial([ARMED] + crew(5), [ARMED] + crew(5), side_a=None)
+    assert AIR.pending(st).kind == "side_a" and AIR.pending(st).side == 0
+    events = play(AIR, st, "roll_off", [3, 3, 2, 5])              # a tie rolled again; side 1's die higher
+    assert [e.data["faces"] for e in events if e.kind == "dice" and e.data["purpose"] == "side_a"] == [[3, 3], [2, 5]]
+    assert st.side_a == 1 and next(e for e in events if e.kind == "side_a").data == {"side": 1}
+    assert (st.transports["bt"].case, st.transports["at"].case) == (1, 6)
+    assert AIR.pending(st).figure == "bt"                      # turn 1: side A first
+    play(AIR, st, "end")
+    assert AIR.pending(st).figure == "at"
+    play(AIR, st, "end")
+    assert st.battle.round == 2 and AIR.pending(st).figure == "at"     # turn 2: side B first
+
+
+def test_side_0_winning_the_roll_off_keeps_case_1_and_acts_first_in_turn_1():
+    st = aerial([ARMED] + crew(5), [ARMED] + crew(5), side_a=None)
+    play(AIR, st, "roll_off", [6, 1])
+    assert st.side_a == 0 and (st.transports["at"].case, st.transports["bt"].case) == (1, 6)
+    assert AIR.pending(st).figure == "at"
+
+
+def test_the_faster_transport_acts_first_whoever_won_the_roll_off():
+    st = aerial([{**LIGHT, "speed": 18}] + crew(3), [ARMED] + crew(5), side_a=1)
+    assert not st.battle.grouped and AIR.pending(st).figure == "at"
+
+
 # --- the ends of a boarding (5.16.6) --------------------------------------------------------
 
 def knock_out(st, ids) -> list:

@@ -77,6 +77,11 @@ def kinds(events) -> list[str]:
     return [e.kind for e in events]
 
 
-def aerial(side0: list[dict], side1: list[dict], bf: Battlefield | None = None, max_turns: int = 15) -> State:
+def aerial(side0: list[dict], side1: list[dict], bf: Battlefield | None = None, max_turns: int = 15,
+           side_a: int | None = 0) -> State:
+    """An aerial battle; past its opening roll-off, won by ``side_a`` (None: still waiting for it)."""
     bf = bf or Battlefield.open_ground(20, 12)
-    return AIR.new_state(bf, [Army(0, "A", side0), Army(1, "B", side1)], max_turns)
+    st = AIR.new_state(bf, [Army(0, "A", side0), Army(1, "B", side1)], max_turns)
+    if side_a is not None:
+        play(AIR, st, "roll_off", [2, 1] if side_a == 0 else [1, 2])
+    return st

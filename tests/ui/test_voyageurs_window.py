@@ -67,7 +67,7 @@ def test_a_hotseat_battle_is_played_to_the_results_screen_with_mouse_and_keys(ap
 
 @pytest.mark.parametrize("rules_id, map_name", MODES)
 def test_a_battle_against_the_ai_is_played_to_the_results_screen(app, rules_id, map_name):
-    scene = battle(app, rules_id, map_name, "vs-ai", seed=8, max_turns=3)
+    scene = battle(app, rules_id, map_name, "vs-ai", seed=9, max_turns=3)
     ai = to_the_results(app, scene, random.Random(4), shot_name=f"{rules_id}_vs_ai.png")
     assert scene.match.outcome is not None and ai > 0
 

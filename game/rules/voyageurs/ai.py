@@ -358,6 +358,9 @@ class VoyageursAI(Tactician):
     def on_initiative(self, st: State, d: Decision) -> Option:
         return d.options[0]
 
+    def on_side_a(self, st: State, d: Decision) -> Option:
+        return d.options[0]
+
     # --- the air ---------------------------------------------------------------------------
 
     def outnumbers(self, st: State, t) -> bool:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...engine import events as ev
 from ...engine.decision import Decision, Option
+from ...engine.dice import roll_off
 from ...engine.events import Event
 from ...engine.steps import Step
 from .aerial import CounterAttack, TransportActivation, start_aerial_turn
@@ -12,6 +14,35 @@ from .checks import roll_test
 from .fight import can_act, end_boarding, finish, flee, flush, start_round, time_up
 from .ground import Activation
 from .model import AERIAL, Combatant, Fight, Game, State, data, difficulty
+
+
+def roll_side_a(game: Game) -> None:
+    """Who is side A of 4.4, first in the odd rounds of a tie and in case 1 of the track: one die per side at
+    the battle's start, rolled again while they tie (a project default, docs/rules-voyageurs.md). The spec
+    names no side A, and the seat is worth something: in the air, where the equal speeds make every turn one
+    group, the second mover of a group sees the first one's volley (the duel's value for the first mover of
+    turn 1 is -0.19 under best play on both sides, docs/ai.md)."""
+    st = game.state
+    st.side_a, pairs = roll_off(game.dice, 6, "4.4")
+    game.events.extend(ev.dice(None, pair, "side_a", "4.4") for pair in pairs)
+    game.emit(Event("side_a", {"side": st.side_a}, rule="4.4"))
+    if st.side_a == 1:
+        length = data()["track"]["length"]
+        for t in st.transports.values():
+            t.case = length + 1 - t.case
+
+
+@dataclass
+class OpenSkies(Step):
+    """The aerial battle opens on the roll-off for side A; no die may fall before the first answer, so side 0
+    is asked to roll, as on the ground."""
+
+    def run(self, game: Game) -> Decision | None:
+        if self.take_answer() is None:
+            return Decision(0, "side_a", (Option("roll_off", "roll_off"),))
+        roll_side_a(game)
+        start_aerial_turn(game)
+        return None
 
 
 @dataclass
@@ -22,6 +53,7 @@ class OpenBattle(Step):
         st = game.state
         if self.take_answer() is None:
             return Decision(0, "initiative", (Option("roll", "roll"),), info={"surprise": st.surprise})
+        roll_side_a(game)
         if st.surprise is not None:
             game.emit(Event("surprise", {"side": st.surprise}, rule="5.11"))
         bonus = data()["modifiers"]["surprise"]
@@ -53,15 +85,15 @@ class NextSlot(Step):
             st.steps.push(activation(st, ready[0]))
         elif ready:
             fight.grouped, fight.group = True, ready
-            fight.group_side = 0 if fight.round % 2 else 1
+            fight.group_side = st.side_a if fight.round % 2 else 1 - st.side_a
             st.steps.push(GroupTurn(self.which))
         return None
 
 
 @dataclass
 class GroupTurn(Step):
-    """Members act one at a time, alternating sides, side A first in odd rounds and side B in even ones;
-    a side with several left picks which goes next (4.4)."""
+    """Members act one at a time, alternating sides, side A (``State.side_a``) first in odd rounds and side B
+    in even ones; a side with several left picks which goes next (4.4)."""
 
     which: str
 
@@ -216,7 +248,7 @@ def refill_aerial(game: Game) -> bool:
     if st.over:
         return False
     if st.phase == "setup":
-        start_aerial_turn(game)
+        st.steps.push(OpenSkies())
     elif st.phase == "turn":
         if st.battle.slots:
             st.steps.push(NextSlot("battle"))

@@ -206,6 +206,7 @@ class State:
     boarding: Boarding | None = None
     known: dict[int, list[str]] = field(default_factory=lambda: {0: [], 1: []})
     surprise: int | None = None
+    side_a: int = 0                  # first in the odd rounds of a tie, in case 1 of the track: rolled off (4.4)
     knowledge_difficulty: int | None = None
     landscape: str = "wild"
     objective: str = "defeat"

@@ -22,7 +22,7 @@ from .setup import (aerial_problems, build_combatant, build_transport, free_name
 
 class Voyageurs(RuleModule):
     id = "voyageurs"
-    version = "1"
+    version = "2"                   # 2: side A rolled off at the battle's start
     mode = GROUND
     default_max_turns = 12
 
