@@ -373,7 +373,7 @@ class VoyageursAI(Tactician):
         alongside the enemy's counting as a loss (``BOTH_LOST``), the enemy taken to play against it."""
         ships = tuple(ship(t, len(aboard(st, t))) for t in sorted(st.transports.values(), key=lambda t: t.side))
         return duel(ships, st.max_turns, None if self.level.foresight > 1 else AIR_HORIZON,
-                    (BOTH_LOST, -BOTH_LOST) if side == 0 else (-BOTH_LOST, BOTH_LOST))
+                    (BOTH_LOST, -BOTH_LOST) if side == 0 else (-BOTH_LOST, BOTH_LOST), st.side_a)
 
     def air_scores(self, st: State, t, d: Decision) -> dict[str, float]:
         """Each option of the transport's activation by the duel's value for its side, in PV (``AIR_STAKE``

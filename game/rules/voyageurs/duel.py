@@ -1,7 +1,7 @@
 """The AI's knowledge of the air duel (5.16): the exchange of fire between two transports worked out turn by
 turn to the battle's turn limit, as a game of two players, from the exact odds of the volleys.
 
-A turn is one simultaneous group when the speeds are equal (4.4): the first mover moves one case or not and
+A turn is one simultaneous group when the speeds are equal (4.4): the first mover (side A in odd turns) moves one case or not and
 fires or not; the second sees that, and the damage it will take, and answers; then the held damage lands.
 With unequal speeds the faster acts first and its damage lands at once. A destroyed transport loses, both
 destroyed together is a draw, and at the turn limit the side that took more of the other's hull wins
@@ -75,8 +75,9 @@ class Duel:
     each side plays for its own value, knowing the other plays for its own."""
 
     def __init__(self, ships: tuple[Ship, Ship], last: int, horizon: int | None = None,
-                 both_lost: tuple[float, float] = (0.0, 0.0)):
+                 both_lost: tuple[float, float] = (0.0, 0.0), side_a: int = 0):
         self.ships = ships
+        self.side_a = side_a
         self.both_lost = both_lost
         self.last = last
         self.horizon = horizon
@@ -144,11 +145,11 @@ class Duel:
         return np.take_along_axis(stacked, pick[None, None], axis=0)[0]
 
     def first(self, turn: int) -> int:
-        """Who acts first: the faster; at equal speeds side 0 in odd turns, side 1 in even ones (4.4)."""
+        """Who acts first: the faster; at equal speeds side A (rolled off) in odd turns, B in even ones (4.4)."""
         s0, s1 = self.ships[0].speed, self.ships[1].speed
         if s0 != s1:
             return 0 if s0 > s1 else 1
-        return 0 if turn % 2 else 1
+        return self.side_a if turn % 2 else 1 - self.side_a
 
     def grouped(self) -> bool:
         return self.ships[0].speed == self.ships[1].speed
@@ -215,6 +216,7 @@ class Duel:
 
 
 @lru_cache(maxsize=16)
-def duel(ships: tuple[Ship, Ship], last: int, horizon: int | None, both_lost: tuple[float, float]) -> Duel:
+def duel(ships: tuple[Ship, Ship], last: int, horizon: int | None, both_lost: tuple[float, float],
+         side_a: int = 0) -> Duel:
     """One duel's values, kept for the whole process: the positions of a battle are those of the next."""
-    return Duel(ships, last, horizon, both_lost)
+    return Duel(ships, last, horizon, both_lost, side_a)
