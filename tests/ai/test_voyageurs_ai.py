@@ -273,3 +273,24 @@ def test_every_level_answers_with_one_of_the_options_offered():
     obs = Observation(0, GROUND, GROUND.observe(st, 0), st.battlefield, (), st.max_turns)
     for level in ("easy", "normal", "hard"):
         assert d.option(VoyageursAI(1, level).choose(obs, d)) is not None
+
+
+def test_a_normal_transport_doomed_by_the_held_volley_holds_its_fire_rather_than_take_the_enemy_with_it():
+    """Both ships lost is a draw by the rules; the short look counts it below a loss (BOTH_LOST_SHORT)."""
+    st = aerial(armed(case=3, pv=5), armed(case=5, pv=5))
+    assert AIR.pending(st).figure == "at"                     # side A first in turn 1
+    play(AIR, st, "fire:bt", [3, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1])
+    assert st.battle.buffer and st.transports["bt"].pv == 5   # 6 held back: it is doomed, and acts
+    d = AIR.pending(st)
+    assert "fire:at" in [o.key for o in d.options]
+    obs = Observation(1, AIR, AIR.observe(st, 1), st.battlefield, (), st.max_turns)
+    assert "fire:at" not in {VoyageursAI(seed, "normal").choose(obs, d) for seed in range(8)}
+
+
+def test_the_duel_takes_its_first_mover_in_a_tied_turn_from_the_rolled_off_side_a():
+    s = duel.Ship(11, (3, 6), 14, 40, 4, 5)
+    for side_a in (0, 1):
+        game = duel.Duel((s, s), 15, None, (-1.0, 1.0), side_a)
+        assert [game.first(t) for t in (1, 2, 3)] == [side_a, 1 - side_a, side_a]
+    fast = duel.Ship(11, (3, 6), 17, 40, 4, 5)
+    assert duel.Duel((s, fast), 15, None, (-1.0, 1.0), 0).first(1) == 1

@@ -38,6 +38,8 @@ EXPOSURE = 0.15           # how much of the harm (PV) the enemy threatens on a t
 OBJECTIVE_VALUE = 3.0     # what holding an objective worth one figure is worth, in a tile's measure
 AIR_STAKE = 20.0          # what winning the air battle rather than losing it is worth, in PV
 BOTH_LOST = -1.0          # both ships destroyed together: a draw by the rules, but its ship lost (5.16)
+BOTH_LOST_SHORT = -1.25   # the same at the short look (easy, normal): worse than a loss, so its doomed ship holds
+                          # its fire and its first mover keeps off volleys that invite the mutual kill
 AIR_HORIZON = 0           # the normal level weighs its air action without the enemy's answer in the turn
 SHOT = 0.3                # at the hard level, the share of the blow a tile opens that counts in the tile's worth
 WARY = 1.5                # a caution this many times the level's: the safest tiles get the full look too
@@ -370,10 +372,13 @@ class VoyageursAI(Tactician):
         """The air duel as this level sees it: the normal level its own move and volley, then a guess from
         the hulls and energy left (``Duel.rest``); the hard level one reply deeper, the enemy's answer in the
         same turn, and every turn after to the limit. Each side plays it for its own value, a ship lost
-        alongside the enemy's counting as a loss (``BOTH_LOST``), the enemy taken to play against it."""
+        alongside the enemy's counting as a loss at the hard level (``BOTH_LOST``) and worse than one at the
+        short look (``BOTH_LOST_SHORT``), the enemy taken to play against it."""
         ships = tuple(ship(t, len(aboard(st, t))) for t in sorted(st.transports.values(), key=lambda t: t.side))
-        return duel(ships, st.max_turns, None if self.level.foresight > 1 else AIR_HORIZON,
-                    (BOTH_LOST, -BOTH_LOST) if side == 0 else (-BOTH_LOST, BOTH_LOST), st.side_a)
+        deep = self.level.foresight > 1
+        lost = BOTH_LOST if deep else BOTH_LOST_SHORT
+        return duel(ships, st.max_turns, None if deep else AIR_HORIZON,
+                    (lost, -lost) if side == 0 else (-lost, lost), st.side_a)
 
     def air_scores(self, st: State, t, d: Decision) -> dict[str, float]:
         """Each option of the transport's activation by the duel's value for its side, in PV (``AIR_STAKE``
