@@ -9,7 +9,7 @@ from game.engine.battlefield import Battlefield, MapObject
 from game.engine.match import Match
 from game.engine.protocol import Army
 from game.rules.mordgrave.ai import MordgraveAI
-from game.rules.mordgrave.steps import DoubleShot, FollowUp, Melee, points
+from game.rules.mordgrave.steps import DoubleShot, FollowUp, Melee
 
 from tests.rules.mordgrave_helpers import RULES, answer, entry, match_state
 
@@ -193,19 +193,3 @@ def test_a_figure_leaves_the_control_zone_a_friend_holds_to_it_and_charges_inste
     st.turn = 8
     tile = RULES.pending(st).option(ai_answer(st)).tile
     assert space.adjacent(tile, st.figure("E").tile)
-
-
-def test_a_side_a_figure_ahead_still_takes_a_fight_that_pays_at_face_value():
-    """One figure up on points, a side that weighed its fights' losses more than their gains declined the
-    fights that would have finished the battle, and sat out the turns on its lead."""
-    for seed in range(6):
-        st = match_state([entry("A", (5, 5), "chief", main="spear")],
-                         [entry("B", (6, 5), "chief", main="sword"), entry("D", (15, 15), main="sword")])
-        st.figure("D").out, st.figure("D").vit = True, 0
-        answer(st, "roll", [15])
-        answer(st, "stay")
-        a, b = st.figure("A"), st.figure("B")
-        assert points(st).points == (1, 0)
-        assert MordgraveAI(seed, "hard").fight_value(st, a, b, a, False, False, {}) > 0
-        for level in ("normal", "hard"):
-            assert ai_answer(st, seed, level) == "fight:B"

@@ -11,8 +11,7 @@ only for the figures needed to hold it); harm on a figure already hurt is worth 
 
 It fights to a decision: a melee is a symmetric exchange whose expected value is often below the normal
 level's margin, so an attack that pays is worth ``TEMPO`` more than doing nothing, and a fight weighs its
-own losses by the score's caution (bolder when level or behind as the turn limit nears, never warier
-than face value when ahead: a side one figure up that declined its fights sat out the battle on points).
+own losses by the score's caution (bolder when level or behind as the turn limit nears).
 """
 from __future__ import annotations
 
@@ -54,7 +53,7 @@ class Sight:
         self.keep_at = max(reaching) * 2 // 3 if reaching else None
         self.chief = next((g for g in friends if g.role == "chief"), None)
         self.threats = self.caution = self.objectives = None
-        self.drive = self.risk = self.press = 1.0
+        self.drive = self.risk = 1.0
         if ai is not None:
             sight = ai.sight(st.battlefield)
             self.threats = ai.threat_map(ai.threats(st, f), sight, sight.cover, COVER_FACTOR)
@@ -63,10 +62,7 @@ class Sight:
             posture = ai.posture(score[f.side] - score[1 - f.side], data()["profile"]["Vit"], st.turn, st.max_turns)
             self.caution = ai.caution(f.vit / f.Vit, self.threats.danger(f.tile), answer, posture)
             self.drive = posture.drive
-            # a lead is kept by the blows struck, not by those declined: ahead, a side still fights at face
-            # value and with its whole tempo; level or behind, it grows bolder as the posture asks
-            self.risk = min(1.0, posture.caution)
-            self.press = max(1.0, posture.drive)
+            self.risk = posture.caution
             self.objectives = ai.objectives(observation, f.side, EFFECT_VALUE["out"] * posture.drive, st.turn)
             self.objectives.zones = [o for o in self.objectives.zones if self.needed(o)]
 
@@ -191,9 +187,8 @@ class MordgraveAI(Tactician):
 
     def pressed(self, sight: Sight, value: float) -> float:
         """An attack that pays is worth more than its exchange of harm: a battle has its turns counted, and
-        a figure that lets it pass gives the enemy the next blow. The score's drive weighs it, never below
-        the whole ``TEMPO``."""
-        return value + TEMPO * sight.press if value > 0 else value
+        a figure that lets it pass gives the enemy the next blow. The score's drive weighs it."""
+        return value + TEMPO * sight.drive if value > 0 else value
 
     def sees(self, st: State, a: Tile, b: Tile) -> bool:
         """The battlefield's own line-of-sight cache answers (engine/sight.py)."""
