@@ -7,6 +7,7 @@ import random
 from game.ai import make_player
 from game.rules.eisdrachen import actions as act
 from game.rules.eisdrachen.ai import EisdrachenAI
+from game.rules.eisdrachen.combat import weapon
 from game.engine import space
 from game.engine.battlefield import Battlefield
 from game.engine.match import Match, Observation
@@ -270,3 +271,58 @@ def test_hard_stops_short_of_the_tiles_an_enemy_gun_reaches_after_one_move():
                               (gun_x, 10))
     assert 25 < distance(27) < 27
     assert distance(31) == 26
+
+
+def test_the_shot_odds_the_ai_keeps_across_decisions_are_those_of_the_rules_at_every_decision():
+    """The AI keeps each pair's shot odds for the turn (figures that only moved or acted keep theirs): in a
+    played battle, where figures are wounded, dig in, pray and die, every kept distribution is at each
+    decision the one the rules give afresh, for every shooter and target and both kinds of shot."""
+    rules = Eisdrachen()
+    bf = Battlefield.open_ground(24, 24)
+    bf.spawn = {0: [(0, y) for y in range(24)], 1: [(23, y) for y in range(24)]}
+    match = Match(bf, rules, rules.default_armies(bf), 11, max_turns=5)
+    ai = EisdrachenAI(3, "hard")
+    players = {0: ai, 1: make_player("tactical", "eisdrachen", 4)}
+    checked = 0
+    while match.pending is not None:
+        d = match.pending
+        if d.side == 0:
+            seen = seen_by(match.state, 0)
+            state = seen.state
+            for shooter in state.figures:
+                for target in state.figures:
+                    if shooter is target or not (shooter.alive and target.alive):
+                        continue
+                    gun = weapon(shooter.weapon)
+                    for sniper in (False, True):
+                        odds = rules.shot_odds(state, shooter, target, gun, sniper)
+                        dist, kill = ai._shot_loss(seen, shooter, target, gun, sniper)
+                        assert dist == {int(k.split(":")[1]): float(p) for k, p in odds.outcomes.items()}
+                        assert kill == float(odds.details["kill"])
+                        checked += 1
+        match.answer(match.ask(players[d.side]))
+    assert checked > 1000
+
+
+def test_the_kept_shot_odds_change_when_the_target_digs_in_or_either_figure_is_blessed():
+    s = build(unit("a", 0, (0, 0), loadout="rifleman"), unit("t", 1, (8, 0), loadout="rifleman"))
+    ai = EisdrachenAI(1, "hard")
+    gun = weapon("rifle")
+
+    def kept_and_fresh():
+        seen = seen_by(s, 0)
+        a, t = seen.state.figure("a"), seen.state.figure("t")
+        fresh = RULES.shot_odds(seen.state, a, t, gun, False)
+        return ai._shot_loss(seen, a, t, gun, False)[0], {int(k.split(":")[1]): float(p)
+                                                          for k, p in fresh.outcomes.items()}
+    first, _ = kept_and_fresh()
+    s.figure("t").dug_in = True
+    s.figure("a").tile = (1, 0)
+    kept, fresh = kept_and_fresh()
+    assert kept == fresh != first
+    s.figure("t").add_status("dodge_reroll", [1])
+    kept, fresh = kept_and_fresh()
+    assert kept == fresh
+    s.figure("a").add_status("wound_reroll", [1])
+    again, fresh = kept_and_fresh()
+    assert again == fresh != kept
