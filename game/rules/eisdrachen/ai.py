@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ...ai.tactics import Tactician, Threat, nearest
+from ...ai.tactics import Posture, Tactician, Threat, nearest
 from ...engine import space
 from ...engine.decision import Decision, Option
 from ...engine.match import Observation
@@ -46,6 +46,7 @@ MOVED_SHARE = 0.5           # an enemy's harm at a figure it must move to shoot 
 FAR_SHARE = 0.25            # … at a figure beyond its move and range
 FOLLOW_UP = 1.0             # hard: what a shot adds to the activation's next shot
 ADVANCE = 0.5               # hard: the harm of enemies one move away from shooting at a tile, against harm now
+HOLD = Posture(caution=1.5, drive=0.25)     # hard, behind in the first half of the battle: wait for the enemy
 MOVES = ("move", "crawl", "climb", "jump")
 UNREAD_BY_ODDS = ("tile", "allowance", "activated")     # a figure's fields no shot's odds read (rules 4.0)
 
@@ -196,6 +197,14 @@ class EisdrachenAI(Tactician):
             self._pull = pull
         return self._pull
 
+    def _posture(self, lead: float, turn: int, max_turns: int) -> Posture:
+        """The framework's posture, but for hard when behind in the first half of the battle: it holds back
+        out of the enemy's reach rather than growing bolder, so that the enemy, ahead and closing in, walks
+        into its guns' reach first (the side that moves into reach is the one shot at first)."""
+        if self.deep and lead < 0 and 2 * turn <= max_turns:
+            return HOLD
+        return self.posture(lead, figure_value(), turn, max_turns)
+
     def _menaces(self, match: Observation, side: int) -> dict[str, float]:
         return {e.id: self._menace(match, e) for e in self._enemies(match.state, side)}
 
@@ -226,7 +235,7 @@ class EisdrachenAI(Tactician):
             answer = sum(v for _, v in self.targets) + sum(
                 1.0 for f in friends if nearest(f.tile, [e.tile for e in self.enemies]) <= 14)
             score = points(state).points
-            posture = ai.posture(score[me.side] - score[1 - me.side], figure_value(), state.turn, state.max_turns)
+            posture = ai._posture(score[me.side] - score[1 - me.side], state.turn, state.max_turns)
             self.caution = ai.caution(me.pv / me.max_pv, self.threats.danger(me.tile), answer, posture)
             self.closing = CLOSING * posture.drive * (me.pv / me.max_pv) / max(1.0, self.caution)
             self.later = 1.0 if actions_left >= 2 else LATER_SHOT
