@@ -12,7 +12,9 @@ come, so the guns that are about to fire are shot first.
 
 The hard level looks one step further: a shot is worth what it adds to the activation's next shot (a
 target two shots kill is worth the first), and a tile loses what the enemies could do to it after one
-move of theirs, not only what they reach now.
+move of theirs, not only what they reach now. Behind on points in the first half of the battle, hard holds
+back out of the enemy's reach instead of growing bolder: the side that walks into the other's reach is the
+one shot at first.
 
 It reads only its side's observation (``Eisdrachen.observe``): hidden enemies are absent from it, enemy
 tokens unread, an enemy's unseen blessings unknown. Ties break on its own seeded generator.
