@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 from game.engine import space
-from game.engine.battlefield import Battlefield
+from game.engine.battlefield import Battlefield, MapObject
 from game.engine.match import Match, Observation
 from game.engine.protocol import canonical
 from game.engine.save import new_match
@@ -269,3 +269,28 @@ def test_ai_answer_does_not_change_when_the_other_sides_hidden_ambushes_are_redr
             compared += 1
             m.answer(m.ask(players[d.side]))
     assert compared > 100 and redrawn > 5
+
+
+def test_ai_bids_for_a_character_at_morale_3_only_where_its_attack_is_worth_the_directive_roll():
+    """§3.3: at morale 3 the directive needs a difficulty-1 roll and an attacker's lost one is a breach (to
+    morale 2, and the bar). A veteran (3+) with a fair rifle shot is worth the roll; a recruit (4+) with the
+    same target, whose shot is poorer and roll likelier to fail, is not; at point-blank range both are."""
+    for archetype, x, expected in (("veteran", 10, "bid:1"), ("recruit", 10, "bid:0"), ("recruit", 4, "bid:1")):
+        state = make_state([fig("A1", archetype, (2, 5), morale=3)], [fig("B1", "trooper", (x, 5), morale=5)])
+        state.auction = {"E": {0: 1, 1: 1}, "high": None, "high_bidder": None, "last": {}, "barred": None}
+        assert legal(state, bid_decision(ctx_for(state, []), 0)) == expected, (archetype, x)
+
+
+def test_ai_takes_a_control_zone_in_the_last_turn_not_in_the_first():
+    """The points at the turn limit count a zone a sheet's boxes for the side with more figures on it then:
+    in the last turn a trooper a run away from it runs onto it; in the first it is worth next to nothing and
+    the trooper closes on the far-off enemy instead."""
+    for turn, onto in ((10, True), (1, False)):
+        bf = Battlefield.open_ground(40, 20)
+        bf.objects = [MapObject("objective", "square", ((5, 16), (6, 16)), {})]
+        state = make_state([fig("A1", "trooper", (5, 10), morale=5)], [fig("B1", "trooper", (38, 10), morale=5)],
+                           turn=turn, bf=bf)
+        decision, _ = action_of(state)
+        tile = decision.option(legal(state)).tile
+        assert (tile in {(5, 16), (6, 16)}) == onto, (turn, tile)
+        assert onto or tile[0] > 5

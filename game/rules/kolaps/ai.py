@@ -13,12 +13,15 @@ activation, worked out from the exact difficulty and dice, against the attacks t
 (cover, prone and huddled included); an enemy that is offensive and has not yet activated shoots first and
 counts in full, and may leave it no attack at all. So a character runs in to point-blank range of an enemy
 that has already acted, not of one that will shoot first; the score's posture (``Tactician.posture``)
-drives the attack on as the turn limit nears, and the map's objectives pull. The level's foresight sets
+drives the attack on as the turn limit nears, and the map's objectives pull as the points count them (a
+sheet's boxes per figure they are worth, for a figure that tips who holds a zone, from next to nothing in
+the first turn to the whole in the last). The level's foresight sets
 how many move tiles get that full look, the most promising first (point-blank range, cover, the enemy
 and the objectives near).
 
 The bidding follows §3.3's project default, counting only the characters that will attack this turn (an
-attack worth their activation, or cover to lie in ambush behind); module knowledge besides: a trooper
+attack worth their activation, or cover to lie in ambush behind; at morale 3, only where that attack is worth
+the directive's roll); module knowledge besides: a trooper
 readies its grenade when enemies bunch within a throw, an ambush stipulates an order its gun can keep, a
 knife strikes only at a profit.
 
@@ -33,12 +36,13 @@ from ...ai.tactics import Tactician, nearest
 from ...engine import space
 from ...engine.decision import Decision, Option
 from ...engine.match import Observation
+from ...engine.objectives import objectives as map_objectives
 from .combat import (_hit_rows, behind_cover, line_of_sight, severity_dice, shot_band, shot_difficulty,
                      strike_difficulty, traits, zone_modifier)
 from .effects import Ctx, controller, hostile
 from .model import TOTAL_BOXES, ZONES
 from .options import (AMBUSH_ACTIONS, ORDER_RANGES, Conduct, as_seen_by, can_offend, destinations, legal_target,
-                      static_attacks, usable, weapon)
+                      move_budget, static_attacks, usable, weapon)
 from .pools import roll_odds, threshold
 from .steps import eligible, points, severity_row
 
@@ -60,6 +64,8 @@ GOOD_ATTACK = 0.4           # a bid counts a character whose best attack now is 
 MISHAP = 0.15               # a critical failure: a point of morale, and one time in six or more an incident (§5.32)
 READY_GRENADE = 0.5         # a grenade readied now is thrown next activation, if the enemy stays
 AMBUSH = 0.45
+HELD_ANYWAY = 0.25          # a zone our side holds without this figure: insurance against a friend's fall
+ON_THE_WAY = 0.6            # a tile from which an objective can still be reached before the end, at best
 
 
 @lru_cache(maxsize=None)
@@ -107,11 +113,24 @@ class KolapsAI(Tactician):
     def _will_attack(self, match: Observation, ctx: Ctx, ch) -> bool:
         """Whether ``ch``, made offensive, has an attack worth its activation now: a shot or strike of
         ``GOOD_ATTACK``, or cover to lie in ambush behind (§5.15: declaring one keeps the commitment)."""
-        if behind_cover(ctx.bf, ch.tile):
-            return True
+        return self._offensive_worth(ctx, ch) >= GOOD_ATTACK
+
+    def _offensive_worth(self, ctx: Ctx, ch) -> float:
+        """What ``ch``'s offensive box is worth now: its best attack, or an ambush behind cover."""
         offensive = dataclasses.replace(ch, offensive=True)
-        return any(self._attack_from(ctx, offensive, ch.tile, as_seen_by(ch, e)) >= GOOD_ATTACK
-                   for e in ctx.in_play() if legal_target(ctx, offensive, e))
+        best = max((self._attack_from(ctx, offensive, ch.tile, as_seen_by(ch, e))
+                    for e in ctx.in_play() if legal_target(ctx, offensive, e)), default=0.0)
+        return max(best, AMBUSH if behind_cover(ctx.bf, ch.tile) else 0.0)
+
+    def _directive_pays(self, ctx: Ctx, ch) -> bool:
+        """§3.3: a character at morale 3 keeps the directive only on a difficulty-1 roll, and an attacker's lost
+        one is a breach (a point, to morale 2, and the bar): worth bidding for when its attack, at the roll's
+        chance, outweighs that."""
+        worth = self._offensive_worth(ctx, ch)
+        if worth < GOOD_ATTACK:
+            return False
+        p = float(roll_odds(1, threshold(ch.rank(ctx.turn)))["success"])
+        return p * worth > (1 - p) * (MORALE[3] + BARRED)
 
     @staticmethod
     def _mine(ctx: Ctx, side: int):
@@ -244,7 +263,41 @@ class KolapsAI(Tactician):
         posture = self.posture(score[side] - score[1 - side], TOTAL_BOXES, ctx.turn, ctx.state.max_turns)
         self._caution = self.caution(self._health(ch), self._danger(ctx, ch)[0], answer, posture)
         self._drive = posture.drive
-        self._objectives = self.objectives(match, side, TOTAL_BOXES * 0.1 * posture.drive, ctx.turn)
+        self._objectives = self._stakes(ctx, ch, ctx.state.max_turns)
+
+    def _stakes(self, ctx: Ctx, ch, max_turns: int) -> list:
+        """What each objective would add to our side's points at the end were ``ch`` standing on it then: a
+        sheet's boxes per figure it is worth (engine/objectives.py), for a control zone only when ``ch`` tips
+        who holds it (our figures on it against the enemy's it sees), weighed by the turns left: next to
+        nothing in the first turn, the whole in the last (who stands there then is what counts)."""
+        urgency = (ctx.turn / max_turns) ** 2 if max_turns else 1.0
+        side = controller(ch)
+        there = [(c.tile, controller(c) == side) for c in ctx.in_play() if c.id != ch.id]
+        stakes = []
+        for o in map_objectives(ctx.bf):
+            if o.kind == "exit":
+                gain = 1.0 if o.side == side else 0.0
+            else:
+                ours = sum(1 for t, friend in there if friend and t in o.tiles)
+                theirs = sum(1 for t, friend in there if not friend and t in o.tiles)
+                gain = 1.0 if ours in (theirs, theirs - 1) else HELD_ANYWAY
+            if gain:
+                stakes.append((o.tiles, o.worth * TOTAL_BOXES * urgency * gain * self.level.objectives))
+        left = max(0, max_turns - ctx.turn)
+        run = move_budget(ctx, dataclasses.replace(ch, prone=False), True)[0]
+        return [(tiles, value, run * left) for tiles, value in stakes if value > 0]
+
+    def _pull(self, ctx: Ctx, ch, tile) -> float:
+        """An objective's stake for a figure on ``tile``: in full on it, less the further it is from it, and
+        nothing where it can no longer reach it in the activations left."""
+        best = 0.0
+        for tiles, value, reach in self._objectives:
+            if tile in tiles:
+                best = max(best, value)
+            elif reach > 0:
+                gap = min(space.distance(tile, t) for t in tiles)
+                best = max(best, value * ON_THE_WAY * max(0.0, 1.0 - gap / (reach + 1.0)))
+        return best
 
     def _position_value(self, ctx: Ctx, ch, tile, prone=None, huddled=False) -> float:
         key = (tile, ch.prone if prone is None else prone, huddled)
@@ -268,7 +321,7 @@ class KolapsAI(Tactician):
         danger, first = self._danger(ctx, me)
         standing = max(0.2, 1.0 - first / CRITICAL_VALUE)     # the shots it takes first may leave it no attack
         value = NEXT_ATTACK * min(2.0, self._drive) * attack * standing - EXPOSURE * self._caution * danger
-        value += self._objectives.pull(tile)
+        value += self._pull(ctx, ch, tile)
         nearest_cm = nearest(tile, [e.tile for e in enemies]) * cpt
         whole = self._drive * self._health(ch) / max(1.0, self._caution)
         reach = 0.0 if w["range"] is None or "explosion" in w["traits"] else w["range"]
@@ -360,12 +413,14 @@ class KolapsAI(Tactician):
     # --- phase 1 --------------------------------------------------------------------
 
     def score_bid(self, match: Observation, decision: Decision) -> dict[str, float]:
-        """§3.3: U, the characters with morale 4+ and an attack opportunity; outbid by one while under U,
-        stop at the standing bid; a barred side announces every eligible character, a free attacker U."""
+        """§3.3: U, the characters with morale 4+ and an attack opportunity, and those at morale 3 whose attack
+        is worth the directive's roll; outbid by one while under U, stop at the standing bid; a barred side
+        announces every eligible character, a free attacker U."""
         ctx = self._ctx(match)
         mine = [c for c in self._mine(ctx, decision.side) if eligible(ctx, c)]
         e = len(mine)
         u = sum(1 for c in mine if c.morale >= 4 and self._opportunity(ctx, c) and self._will_attack(match, ctx, c))
+        u += sum(1 for c in mine if c.morale == 3 and self._opportunity(ctx, c) and self._directive_pays(ctx, c))
         high = decision.info.get("high_bid")
         if decision.info.get("free"):
             n = e if match.state.auction.get("barred") == decision.side else u    # only the attacker can breach
@@ -428,7 +483,8 @@ class KolapsAI(Tactician):
 
         def promise(tile) -> tuple:
             close = any(space.within_cm(tile, e, 5, cpt) for e in enemies)
-            return (close, behind_cover(ctx.bf, tile), self._objectives.pull(tile) - nearest(tile, enemies), tile)
+            pull = self._pull(ctx, ch, tile)
+            return (pull >= 1.0, close, behind_cover(ctx.bf, tile), pull - nearest(tile, enemies), tile)
 
         return set(sorted(tiles, key=promise, reverse=True)[:n])
 
