@@ -7,6 +7,7 @@ import random
 from game.ai import make_player
 from game.rules.eisdrachen import actions as act
 from game.rules.eisdrachen.ai import EisdrachenAI
+from game.rules.eisdrachen.combat import weapon
 from game.engine import space
 from game.engine.battlefield import Battlefield
 from game.engine.match import Match, Observation
@@ -106,9 +107,10 @@ def test_a_wounded_figure_under_fire_falls_back_out_of_the_enemy_lines_of_fire()
     assert legal(whole)[1].startswith("shoot:")
 
 
-def test_the_score_sends_forward_at_the_last_turn_or_when_behind_a_figure_that_would_keep_out_of_sight():
-    """A whole medic with no shot at two rifles: level at the first turn it keeps behind the wall; level at
-    the last turn, or behind on points (two friends badly hurt), it goes for them (Tactician.posture)."""
+def test_the_score_sends_forward_at_the_last_turn_a_figure_that_keeps_out_of_sight_before_even_when_behind():
+    """A whole medic with no shot at two rifles: at the first turn it keeps behind the wall; at the last turn
+    it goes for them (Tactician.posture). Behind on points (two friends badly hurt), hard still holds back in
+    the first half of the battle (EisdrachenAI._posture) and goes at the last turn."""
     bf = Battlefield.open_ground(30, 30)
     bf.blocks_move[12:21, 12] = bf.blocks_sight[12:21, 12] = True
     rifles = (unit("r1", 1, (25, 10), loadout="rifleman"), unit("r2", 1, (25, 14), loadout="rifleman"))
@@ -122,9 +124,9 @@ def test_the_score_sends_forward_at_the_last_turn_or_when_behind_a_figure_that_w
         tile = RULES.pending(s).option(key).tile
         return space.distance(tile, (25, 12)), any(sight(r, tile) for r in ((25, 10), (25, 14)))
 
-    (first, seen_first), (last, seen_last), (behind, seen_behind) = went(1), went(12), went(1, *hurt)
-    assert not seen_first and seen_last and seen_behind
-    assert last < first and behind < first
+    (first, seen_first), (last, seen_last) = went(1), went(12)
+    assert not seen_first and seen_last and last < first
+    assert not went(1, *hurt)[1] and went(12, *hurt)[1]
 
 
 def test_ai_heals_a_hurt_ally_when_no_enemy_is_in_reach():
@@ -270,3 +272,77 @@ def test_hard_stops_short_of_the_tiles_an_enemy_gun_reaches_after_one_move():
                               (gun_x, 10))
     assert 25 < distance(27) < 27
     assert distance(31) == 26
+
+
+def test_the_shot_odds_the_ai_keeps_across_decisions_are_those_of_the_rules_at_every_decision():
+    """The AI keeps each pair's shot odds for the turn (figures that only moved or acted keep theirs): in a
+    played battle, where figures are wounded, dig in, pray and die, every kept distribution is at each
+    decision the one the rules give afresh, for every shooter and target and both kinds of shot."""
+    rules = Eisdrachen()
+    bf = Battlefield.open_ground(24, 24)
+    bf.spawn = {0: [(0, y) for y in range(24)], 1: [(23, y) for y in range(24)]}
+    match = Match(bf, rules, rules.default_armies(bf), 11, max_turns=5)
+    ai = EisdrachenAI(3, "hard")
+    players = {0: ai, 1: make_player("tactical", "eisdrachen", 4)}
+    checked = 0
+    while match.pending is not None:
+        d = match.pending
+        if d.side == 0:
+            seen = seen_by(match.state, 0)
+            state = seen.state
+            for shooter in state.figures:
+                for target in state.figures:
+                    if shooter is target or not (shooter.alive and target.alive):
+                        continue
+                    gun = weapon(shooter.weapon)
+                    for sniper in (False, True):
+                        odds = rules.shot_odds(state, shooter, target, gun, sniper)
+                        dist, kill = ai._shot_loss(seen, shooter, target, gun, sniper)
+                        assert dist == {int(k.split(":")[1]): float(p) for k, p in odds.outcomes.items()}
+                        assert kill == float(odds.details["kill"])
+                        checked += 1
+        match.answer(match.ask(players[d.side]))
+    assert checked > 1000
+
+
+def test_the_kept_shot_odds_change_when_the_target_digs_in_or_either_figure_is_blessed():
+    s = build(unit("a", 0, (0, 0), loadout="rifleman"), unit("t", 1, (8, 0), loadout="rifleman"))
+    ai = EisdrachenAI(1, "hard")
+    gun = weapon("rifle")
+
+    def kept_and_fresh():
+        seen = seen_by(s, 0)
+        a, t = seen.state.figure("a"), seen.state.figure("t")
+        fresh = RULES.shot_odds(seen.state, a, t, gun, False)
+        return ai._shot_loss(seen, a, t, gun, False)[0], {int(k.split(":")[1]): float(p)
+                                                          for k, p in fresh.outcomes.items()}
+    first, _ = kept_and_fresh()
+    s.figure("t").dug_in = True
+    s.figure("a").tile = (1, 0)
+    kept, fresh = kept_and_fresh()
+    assert kept == fresh != first
+    s.figure("t").add_status("dodge_reroll", [1])
+    kept, fresh = kept_and_fresh()
+    assert kept == fresh
+    s.figure("a").add_status("wound_reroll", [1])
+    again, fresh = kept_and_fresh()
+    assert again == fresh != kept
+
+
+def test_hard_behind_in_the_first_half_waits_out_of_reach_of_the_enemy_gun():
+    """A rifleman 26 pas from a machine gun (its move and fire reach 25 pas). Level, hard closes in; behind by
+    a figure in turn 1 of 12 it stays out of the gun's reach, so that the gunner, ahead, has to come into its
+    reach; behind in turn 8 it closes in again, the turn limit near."""
+    def distance_after(turn, behind):
+        specs = [unit("r", 0, (0, 10), loadout="rifleman"), unit("g", 1, (26, 10), loadout="gunner")]
+        if behind:
+            specs.append(unit("d", 0, (0, 20)))
+        s = build(*specs, turn=turn)
+        if behind:
+            s.figure("d").alive, s.figure("d").pv = False, 0
+        decision = RULES.pending(s)
+        tile = decision.option(EisdrachenAI(1, "hard").choose(seen_by(s, 0), decision)).tile
+        return space.distance(tile or (0, 10), (26, 10))
+    assert distance_after(1, behind=False) <= 25
+    assert distance_after(1, behind=True) > 25
+    assert distance_after(8, behind=True) <= 25

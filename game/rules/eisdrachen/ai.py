@@ -12,7 +12,9 @@ come, so the guns that are about to fire are shot first.
 
 The hard level looks one step further: a shot is worth what it adds to the activation's next shot (a
 target two shots kill is worth the first), and a tile loses what the enemies could do to it after one
-move of theirs, not only what they reach now.
+move of theirs, not only what they reach now. Behind on points in the first half of the battle, hard holds
+back out of the enemy's reach instead of growing bolder: the side that walks into the other's reach is the
+one shot at first.
 
 It reads only its side's observation (``Eisdrachen.observe``): hidden enemies are absent from it, enemy
 tokens unread, an enemy's unseen blessings unknown. Ties break on its own seeded generator.
@@ -22,7 +24,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ...ai.tactics import Tactician, Threat, nearest
+from ...ai.tactics import Posture, Tactician, Threat, nearest
 from ...engine import space
 from ...engine.decision import Decision, Option
 from ...engine.match import Observation
@@ -46,7 +48,9 @@ MOVED_SHARE = 0.5           # an enemy's harm at a figure it must move to shoot 
 FAR_SHARE = 0.25            # … at a figure beyond its move and range
 FOLLOW_UP = 1.0             # hard: what a shot adds to the activation's next shot
 ADVANCE = 0.5               # hard: the harm of enemies one move away from shooting at a tile, against harm now
+HOLD = Posture(caution=1.5, drive=0.25)     # hard, behind in the first half of the battle: wait for the enemy
 MOVES = ("move", "crawl", "climb", "jump")
+UNREAD_BY_ODDS = ("tile", "allowance", "activated")     # a figure's fields no shot's odds read (rules 4.0)
 
 
 def losses(odds) -> dict[int, float]:
@@ -64,12 +68,50 @@ def expected_capped(outcomes: dict[str, Fraction], pv: int) -> float:
     return sum(min(int(k.split(":")[1]), pv) * float(p) for k, p in outcomes.items())
 
 
+def odds_key(fig: Figure) -> str:
+    """A figure's state as far as the odds of a shot by it or at it may turn on it (``_shot_loss``)."""
+    return repr([v for k, v in vars(fig).items() if k not in UNREAD_BY_ODDS])
+
+
+def capped(dist: dict[int, float], pv: int) -> float:
+    """``expected_capped`` of a distribution already in floats."""
+    return sum(min(k, pv) * p for k, p in dist.items())
+
+
 class EisdrachenAI(Tactician):
     SCALE = 2.0
 
     def __init__(self, seed: int = 0, level: str = "normal"):
         super().__init__(seed, level)
         self.deep = level == "hard"         # the hard level's one step further (module docstring)
+        self._seen: State | None = None     # the observation the figures' keys below were read from
+        self._keys: dict[str, str] = {}
+        self._shots: dict[tuple, dict[int, float]] = {}
+        self._shots_turn = 0
+        self._pull_key: tuple | None = None
+        self._pull = None
+
+    def _shot_loss(self, match: Observation, shooter: Figure, target: Figure, gun: dict,
+                   sniper: bool) -> tuple[dict[int, float], float]:
+        """The PV-loss distribution of ``shooter``'s shot at ``target`` (``shot_odds``), as floats, kept across
+        the decisions of a turn, with the chance that it kills: the menaces and threat maps ask for every pair
+        of figures at every decision, and the odds are the same while neither figure has changed. The key is a
+        figure's whole state but where it stands and the actions it has left, which a shot's odds never read
+        (range is a threshold, cover gives nothing in Eisdrachen: rules 4.0)."""
+        state = match.state
+        if state is not self._seen:
+            self._seen, self._keys = state, {}
+            if state.turn != self._shots_turn:
+                self._shots, self._shots_turn = {}, state.turn
+        keys = self._keys
+        a = keys.get(shooter.id) or keys.setdefault(shooter.id, odds_key(shooter))
+        b = keys.get(target.id) or keys.setdefault(target.id, odds_key(target))
+        key = (a, b, gun["id"], sniper)
+        found = self._shots.get(key)
+        if found is None:
+            odds = match.rules.shot_odds(state, shooter, target, gun, sniper)
+            found = self._shots[key] = (losses(odds), float(odds.details["kill"]))
+        return found
 
     # --- helpers ----------------------------------------------------------------------
 
@@ -84,8 +126,7 @@ class EisdrachenAI(Tactician):
         for e in self._enemies(state, me.side):
             gun = weapon(e.weapon)
             if act.can_fire(e, gun, state.turn):
-                o = match.rules.shot_odds(state, e, me, gun, False)
-                out.append(Threat(e.tile, expected_capped(o.outcomes, me.pv), gun["range"]))
+                out.append(Threat(e.tile, capped(self._shot_loss(match, e, me, gun, False)[0], me.pv), gun["range"]))
         return out
 
     def _shot_value(self, target: Figure, odds, menace: float = 0.0) -> float:
@@ -139,9 +180,32 @@ class EisdrachenAI(Tactician):
                 share = MOVED_SHARE
             else:
                 share = FAR_SHARE
-            o = match.rules.shot_odds(state, e, f, gun, sniper)
-            best = max(best, share * (expected_capped(o.outcomes, f.pv) + KILL_BONUS * float(o.details["kill"])))
+            dist, kill = self._shot_loss(match, e, f, gun, sniper)
+            best = max(best, share * (capped(dist, f.pv) + KILL_BONUS * kill))
         return best
+
+    def _pulls(self, match: Observation, side: int, value: float, turn: int):
+        """The map objectives' pull on a tile (``Tactician.objectives``), each tile worked out once for as long
+        as the same side, value and turn ask: a figure weighs dozens of tiles at each of its decisions."""
+        key = (match.battlefield, match.max_turns, side, value, turn)
+        if self._pull_key is None or any(a is not b and a != b for a, b in zip(key, self._pull_key)):
+            self._pull_key, objectives, known = key, self.objectives(match, side, value, turn), {}
+
+            def pull(tile):
+                found = known.get(tile)
+                if found is None:
+                    found = known[tile] = objectives.pull(tile)
+                return found
+            self._pull = pull
+        return self._pull
+
+    def _posture(self, lead: float, turn: int, max_turns: int) -> Posture:
+        """The framework's posture, but for hard when behind in the first half of the battle: it holds back
+        out of the enemy's reach rather than growing bolder, so that the enemy, ahead and closing in, walks
+        into its guns' reach first (the side that moves into reach is the one shot at first)."""
+        if self.deep and lead < 0 and 2 * turn <= max_turns:
+            return HOLD
+        return self.posture(lead, figure_value(), turn, max_turns)
 
     def _menaces(self, match: Observation, side: int) -> dict[str, float]:
         return {e.id: self._menace(match, e) for e in self._enemies(match.state, side)}
@@ -159,25 +223,25 @@ class EisdrachenAI(Tactician):
             self.can_fire = act.can_fire(me, self.gun, state.turn)
             self.targets = []
             for e in self.enemies:
-                o = match.rules.shot_odds(state, me, e, self.gun, False)
-                self.targets.append((e, ai._shot_value(e, o, menaces.get(e.id, 0.0))))
+                dist = ai._shot_loss(match, me, e, self.gun, False)[0]
+                self.targets.append((e, ai._volley(e, dist, e.pv, menaces.get(e.id, 0.0))))
             self.threats = ai.threat_map(ai._threats(match, me), self.sight)
             self.advancers = []
             if ai.deep:
                 for e in self.enemies:
                     gun = weapon(e.weapon)
                     if act.can_fire(e, gun, state.turn):
-                        o = match.rules.shot_odds(state, e, me, gun, snipes(e, gun))
-                        self.advancers.append((e.tile, gun["range"], e.V, expected_capped(o.outcomes, me.pv)))
+                        dist = ai._shot_loss(match, e, me, gun, snipes(e, gun))[0]
+                        self.advancers.append((e.tile, gun["range"], e.V, capped(dist, me.pv)))
             friends = [f for f in state.living(me.side) if f is not me]
             answer = sum(v for _, v in self.targets) + sum(
                 1.0 for f in friends if nearest(f.tile, [e.tile for e in self.enemies]) <= 14)
             score = points(state).points
-            posture = ai.posture(score[me.side] - score[1 - me.side], figure_value(), state.turn, state.max_turns)
+            posture = ai._posture(score[me.side] - score[1 - me.side], state.turn, state.max_turns)
             self.caution = ai.caution(me.pv / me.max_pv, self.threats.danger(me.tile), answer, posture)
             self.closing = CLOSING * posture.drive * (me.pv / me.max_pv) / max(1.0, self.caution)
             self.later = 1.0 if actions_left >= 2 else LATER_SHOT
-            self.objectives = ai.objectives(match, me.side, figure_value() * posture.drive, state.turn)
+            self.pull = ai._pulls(match, me.side, figure_value() * posture.drive, state.turn)
 
         def best_shot(self, tile) -> float:
             if not self.can_fire:
@@ -210,7 +274,7 @@ class EisdrachenAI(Tactician):
                 value -= EXPOSURE * self.caution * ADVANCE * self.advance(tile)
             if self.enemies:
                 value -= self.closing * nearest(tile, [e.tile for e in self.enemies])
-            value += self.objectives.pull(tile)
+            value += self.pull(tile)
             if me.medipack:
                 value += MEDIC * max((min(f.max_pv - f.pv, 2) for f in state.living(me.side)
                                       if f is not me and space.adjacent(f.tile, tile)), default=0)
@@ -259,8 +323,8 @@ class EisdrachenAI(Tactician):
             gun = weapon(me.weapon)
             shot = 0.0
             if act.can_fire(me, gun, state.turn):
-                shot = max((self._shot_value(e, match.rules.shot_odds(state, me, e, gun, snipes(me, gun)),
-                                             menaces.get(e.id, 0.0)) for e in enemies
+                shot = max((self._volley(e, self._shot_loss(match, me, e, gun, snipes(me, gun))[0], e.pv,
+                                         menaces.get(e.id, 0.0)) for e in enemies
                             if space.within(me.tile, e.tile, gun["range"]) and sight(me.tile, e.tile)), default=0.0)
             out[o.key] = shot + me.allowance * 0.1 - 0.01 * min(nearest(me.tile, [e.tile for e in enemies]), 100.0)
         return out
