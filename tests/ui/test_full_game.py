@@ -19,14 +19,16 @@ from .driver import button_at, click, press, shot, steps, tile_pos, until_result
 MAP = Path(__file__).resolve().parents[2] / "maps" / "ruined_town.tmx"
 
 
-def play_by_input(app, scene, rng: random.Random) -> None:
-    """One person's move, chosen at random among what the screen offers, made with the mouse or keys."""
+def play_by_input(app, scene, rng: random.Random, spare: tuple[str, ...] = ()) -> None:
+    """One person's move, chosen at random among what the screen offers, made with the mouse or keys;
+    never an action named in ``spare`` where another is offered (a player who never surrenders)."""
     if scene.handover_to is not None:
         click(app, button_at(app, "I am ready"))
         return
     d = scene.match.pending
     if scene.chooser:
-        press(app, pygame.K_1 + rng.randrange(min(9, len(scene.chooser))))
+        shown = scene.chooser[:9]
+        press(app, pygame.K_1 + rng.choice([i for i, o in enumerate(shown) if o.action not in spare] or [0]))
         return
     if d.kind == "action":
         r = rng.random()
@@ -34,7 +36,7 @@ def play_by_input(app, scene, rng: random.Random) -> None:
             press(app, pygame.K_e)
             return
         groups = scene.bar_actions(d)
-        action = rng.choice(groups)
+        action = rng.choice([g for g in groups if g not in spare] or groups)
         if scene.group != action:
             press(app, pygame.K_1 + groups.index(action))
         if scene.chooser:
@@ -42,7 +44,9 @@ def play_by_input(app, scene, rng: random.Random) -> None:
         _click_one_on_the_map(app, scene, d, scene.groups(d)[action], rng)
         return
     if not _click_one_on_the_map(app, scene, d, d.options, rng):
-        press(app, pygame.K_1)
+        groups = scene.bar_actions(d)
+        kept = [i for i, g in enumerate(groups) if g not in spare]
+        press(app, pygame.K_1 + (kept[0] if kept else 0))
 
 
 def _click_one_on_the_map(app, scene, d, options, rng) -> bool:

@@ -31,9 +31,10 @@ def battle(app, rules_id: str, map_name: str, mode: str, seed: int, max_turns: i
     return scene
 
 
-def to_the_results(app, scene, rng: random.Random, frames: int = 12000, shot_name: str = "") -> int:
-    """Play every human decision by input (the hand-over screen included), let the AI play its own;
-    return how many answers the AI gave."""
+def to_the_results(app, scene, rng: random.Random, frames: int = 12000, shot_name: str = "",
+                   spare: tuple[str, ...] = ()) -> int:
+    """Play every human decision by input (the hand-over screen included), never an action in ``spare``,
+    let the AI play its own; return how many answers the AI gave."""
     match = scene.match
     ai_answers = 0
     for i in range(frames):
@@ -42,7 +43,7 @@ def to_the_results(app, scene, rng: random.Random, frames: int = 12000, shot_nam
         d = match.pending
         n = len(match.answers)
         if d is not None and (scene.human_turn() or scene.handover_to is not None):
-            play_by_input(app, scene, rng)
+            play_by_input(app, scene, rng, spare)
         else:
             app.step()
             ai_answers += d is not None and len(match.answers) > n
@@ -67,8 +68,9 @@ def test_a_hotseat_battle_is_played_to_the_results_screen_with_mouse_and_keys(ap
 
 @pytest.mark.parametrize("rules_id, map_name", MODES)
 def test_a_battle_against_the_ai_is_played_to_the_results_screen(app, rules_id, map_name):
+    """The person plays on to the end (never surrenders), so that the AI has its turns to play."""
     scene = battle(app, rules_id, map_name, "vs-ai", seed=9, max_turns=3)
-    ai = to_the_results(app, scene, random.Random(4), shot_name=f"{rules_id}_vs_ai.png")
+    ai = to_the_results(app, scene, random.Random(4), shot_name=f"{rules_id}_vs_ai.png", spare=("forfeit",))
     assert scene.match.outcome is not None and ai > 0
 
 
