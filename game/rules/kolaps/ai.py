@@ -287,7 +287,7 @@ class KolapsAI(Tactician):
         run = move_budget(ctx, dataclasses.replace(ch, prone=False), True)[0]
         return [(tiles, value, run * left) for tiles, value in stakes if value > 0]
 
-    def _pull(self, ctx: Ctx, ch, tile) -> float:
+    def _pull(self, tile) -> float:
         """An objective's stake for a figure on ``tile``: in full on it, less the further it is from it, and
         nothing where it can no longer reach it in the activations left."""
         best = 0.0
@@ -321,7 +321,7 @@ class KolapsAI(Tactician):
         danger, first = self._danger(ctx, me)
         standing = max(0.2, 1.0 - first / CRITICAL_VALUE)     # the shots it takes first may leave it no attack
         value = NEXT_ATTACK * min(2.0, self._drive) * attack * standing - EXPOSURE * self._caution * danger
-        value += self._pull(ctx, ch, tile)
+        value += self._pull(tile)
         nearest_cm = nearest(tile, [e.tile for e in enemies]) * cpt
         whole = self._drive * self._health(ch) / max(1.0, self._caution)
         reach = 0.0 if w["range"] is None or "explosion" in w["traits"] else w["range"]
@@ -483,7 +483,7 @@ class KolapsAI(Tactician):
 
         def promise(tile) -> tuple:
             close = any(space.within_cm(tile, e, 5, cpt) for e in enemies)
-            pull = self._pull(ctx, ch, tile)
+            pull = self._pull(tile)
             return (pull >= 1.0, close, behind_cover(ctx.bf, tile), pull - nearest(tile, enemies), tile)
 
         return set(sorted(tiles, key=promise, reverse=True)[:n])
