@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pygame
 
+from .combatlog import each_side_faces
 from .i18n import language, tr
 from .widgets import GOOD, MUTED, TEXT
 
@@ -83,12 +84,16 @@ def _layout(ui, rolls, area: pygame.Rect, names: dict[str, str]) -> tuple[list, 
         d = clip.data
         faces = [int(v) for v in d.get("faces", ())]
         who = d.get("who")
-        who_words = names.get(who, "") if isinstance(who, str) else (tr(f"side.{who}", "") if isinstance(who, int)
-                                                                      else tr("log.each_side"))
         purpose = str(d.get("purpose", ""))
-        title = " · ".join(p for p in (tr(f"purpose.{purpose}", purpose.replace("_", " ")), who_words) if p)
+        purpose_words = tr(f"purpose.{purpose}", purpose.replace("_", " "))
+        if who is None:         # a roll-off: each side one die, side 0's first
+            title = tr("tray.each_side", purpose=purpose_words)
+            note = " · ".join(each_side_faces(faces))
+        else:
+            who_words = names.get(who, "") if isinstance(who, str) else tr(f"side.{who}", "")
+            title = " · ".join(p for p in (purpose_words, who_words) if p)
+            note = needed_words(d)
         total = d.get("total")
-        note = needed_words(d)
         if isinstance(total, int) and note:
             note = tr("tray.total", total=total) + " · " + note
         if isinstance(d.get("successes"), int):

@@ -121,6 +121,17 @@ def test_the_tray_words_its_dice_once_they_lie_still_then_shows_that_picture(app
     assert (pygame.surfarray.array3d(screen) != 0).any() and (first != 0).any()
 
 
+def test_the_tray_names_each_sides_die_in_a_roll_off(app):
+    tl = Timeline()
+    tl.add([ev.dice(None, [2, 5], "first_move")], None, WHERE, {})
+    play(tl, TUMBLE * 2)
+    words = []
+    text = app.ui.text
+    app.ui.text = lambda *a, **k: (words.append(a[1]), text(*a, **k))[1]
+    Tray().draw(pygame.Surface((800, 600)), app.ui, tl.rolls(), tl.clock, pygame.Rect(0, 0, 800, 600), {})
+    assert words == ["Each side rolls first move", "Blue side 2 · Red side 5"]
+
+
 def test_the_tray_keeps_clear_of_the_minimap_of_a_map_larger_than_the_view(app):
     match = eisdrachen_match(seed=5, width=90, height=70)
     scene = BattleScene(app, match, "ai-vs-ai")
