@@ -1117,9 +1117,14 @@ def check_end(game: Ctx) -> None:
 def routed(state) -> list[int]:
     """The sides that have lost more than half their characters, out of action or fled (the project's rout,
     docs/rules-kolaps.md)."""
-    return [s for s in (0, 1)
-            if 2 * sum(1 for c in state.chars.values() if c.side == s and not c.in_play)
-            > sum(1 for c in state.chars.values() if c.side == s)]
+    return [s for s in (0, 1) if losses_to_rout(state, s) <= 0]
+
+
+def losses_to_rout(state, side: int) -> int:
+    """How many more of ``side``'s characters may fall before it has lost more than half of them."""
+    chars = [c for c in state.chars.values() if c.side == side]
+    lost = sum(1 for c in chars if not c.in_play)
+    return len(chars) // 2 + 1 - lost
 
 
 def points(state) -> Score:
