@@ -1090,3 +1090,77 @@ def test_turn_limit_is_decided_on_points_wound_boxes_taken_and_objectives_held()
     steps.check_end(ctx_for(state, []))
     assert state.winner == 0
     assert [w.as_dict()["held"] for w in RULES.outcome(state).details] == [TOTAL_BOXES, 0]
+
+
+def unit(side: int, n: int = 5) -> list[dict]:
+    return [fig(f"{'AB'[side]}{i}", "trooper", (39 * side, 2 * i)) for i in range(1, n + 1)]
+
+
+def test_a_side_that_has_lost_more_than_half_its_characters_is_routed_at_the_end_of_the_turn():
+    """Project default (docs/rules-kolaps.md): three of five out of play, out of action or fled, lose the
+    battle at the end of that turn, whatever the points say (here the routed side is ahead on boxes)."""
+    state = make_state(unit(0), unit(1), turn=4)
+    ctx = ctx_for(state, [])
+    ctx.remove(state.chars["A1"], "out_of_action", "5.27")
+    ctx.remove(state.chars["A2"], "fled", "5.21")
+    for c in ("B1", "B2", "B3", "B4", "B5"):
+        state.chars[c].wounds["left_arm"] = 3
+        state.chars[c].wounds["right_arm"] = 3
+        state.chars[c].wounds["legs"] = 2
+    ctx.remove(state.chars["A3"], "out_of_action", "5.27")
+    assert not state.finished                     # mid-turn: the battle goes on to the assessment
+    run_steps(ctx, Assessment())
+    assert state.finished and (state.winner, state.end_reason) == (1, "routed")
+    over = ctx.events[-1]
+    assert over.kind == "game_over" and over.data["routed"] == [0] and over.data["points"][0] > over.data["points"][1]
+    assert RULES.outcome(state).reason == "routed" and len(RULES.outcome(state).details) == 2
+
+
+def test_losing_exactly_half_is_no_rout_and_the_battle_goes_on():
+    state = make_state(unit(0, 4), unit(1), turn=4)
+    ctx = ctx_for(state, [])
+    ctx.remove(state.chars["A1"], "out_of_action", "5.27")
+    ctx.remove(state.chars["A2"], "out_of_action", "5.27")
+    steps.check_end(ctx)
+    assert not state.finished
+    ctx.remove(state.chars["A3"], "out_of_action", "5.27")
+    steps.check_end(ctx)
+    assert (state.finished, state.winner, state.end_reason) == (True, 1, "routed")
+
+
+def test_both_sides_routed_at_once_are_decided_on_points_and_equal_points_are_a_draw():
+    for extra_wound, winner in ((0, None), (1, 0)):
+        state = make_state(unit(0), unit(1), turn=6)
+        ctx = ctx_for(state, [])
+        for c in ("A1", "A2", "A3", "B1", "B2", "B3"):
+            ctx.remove(state.chars[c], "out_of_action", "5.27")
+        state.chars["B4"].wounds["legs"] = extra_wound
+        steps.check_end(ctx)
+        assert state.finished and (state.winner, state.end_reason) == (winner, "both_routed")
+        assert ctx.events[-1].data["routed"] == [0, 1]
+
+
+def test_a_side_wiped_out_loses_by_5_36_even_when_the_other_is_routed_too():
+    state = make_state(unit(0, 2), unit(1), turn=6)
+    ctx = ctx_for(state, [])
+    for c in ("A1", "A2", "B1", "B2", "B3"):
+        ctx.remove(state.chars[c], "out_of_action", "5.27")
+    steps.check_end(ctx)
+    assert (state.winner, state.end_reason) == (1, "no_character_left")
+
+
+def test_replay_verify_refuses_a_save_of_rules_version_2_in_one_line_exit_2(tmp_path, capsys):
+    """Version 3 adds the rout: a version-2 save's answers could replay to another ending."""
+    from game.cli import main
+
+    path = tmp_path / "kolaps.json"
+    assert main(["sim", "--map", "maps/ruined_town.tmx", "--rules", "kolaps", "--games", "1", "--seed", "3",
+                 "--ai", "random", "--max-turns", "1", "--save", str(path)]) == 0
+    assert main(["replay", "--verify", str(path)]) == 0
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["rules"]["version"] = "2"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["replay", "--verify", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "kolaps rules version 2, this game has version 3" in err

@@ -20,7 +20,7 @@ from .effects import Ctx, controller
 from .model import DATA_FILE, TOTAL_BOXES, ZONE_MAX, ZONES, Character, KolapsState, Order, load_data
 from .options import AMBUSH_ACTIONS, ATTACKS, ambush_orders, as_seen_by, friendly_crossed, order_of
 from .pools import critical_failure_table, notation, roll_odds, threshold
-from .steps import Activate, Assessment, Setup, SimpleAction, TurnStart, next_side, points
+from .steps import BOTH_ROUTED, ROUTED, Activate, Assessment, Setup, SimpleAction, TurnStart, next_side, points
 
 
 def ambush_marker(order: Order) -> Marker:
@@ -33,7 +33,7 @@ def ambush_marker(order: Order) -> Marker:
 class Kolaps(RuleModule):
     id = "kolaps"
     names = {"fr": "KOLAPS : Ground Zero", "en": "KOLAPS: Ground Zero"}
-    version = "2"                   # 2: ambushes are stipulated with a standing order (§5.15)
+    version = "3"                   # 2: ambush standing orders (§5.15); 3: a side that lost over half is routed
     default_max_turns = 10
     secret_markers = ("hidden",) + AMBUSH_ACTIONS         # one marker per standing order, seen by its side only
 
@@ -127,7 +127,7 @@ class Kolaps(RuleModule):
     def outcome(self, state: KolapsState) -> Outcome | None:
         if not state.finished:
             return None
-        details = points(state).lines() if state.end_reason == TURN_LIMIT else ()
+        details = points(state).lines() if state.end_reason in (TURN_LIMIT, ROUTED, BOTH_ROUTED) else ()
         return Outcome(state.winner, state.end_reason, details)
 
     def phase(self, state: KolapsState) -> str:

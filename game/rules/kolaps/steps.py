@@ -22,6 +22,8 @@ from .model import MUTINOUS, NORMAL, PINNED, ROUTING, SHELTERED, TOTAL_BOXES, WI
 from .options import (AMBUSH_ACTIONS, ATTACKS, Conduct, action_options, destinations, friendly_crossed,
                       legal_target, order_of, weapon)
 
+ROUTED, BOTH_ROUTED = "routed", "both_routed"       # the project's rout ends (docs/rules-kolaps.md)
+
 
 @dataclass
 class KolapsStep(Step):
@@ -1087,23 +1089,42 @@ class Assessment(KolapsStep):
 
 
 def check_end(game: Ctx) -> None:
-    """§5.36 (A73): a side with no character left loses; both at once is a draw; then the turn limit, where
-    points decide (the project default of engine/objectives.py)."""
+    """§5.36 (A73): a side with no character left loses; both at once is a draw. Then the project defaults
+    (docs/rules-kolaps.md): a side that has lost more than half its characters is routed and loses, both at
+    once are decided on points; at the turn limit points decide (engine/objectives.py)."""
     state = game.state
     alive = {s: sum(1 for c in game.in_play() if c.side == s) for s in (0, 1)}
     if alive[0] == 0 or alive[1] == 0:
         state.finished = True
         state.winner = None if alive[0] == alive[1] else (0 if alive[0] else 1)
         state.end_reason = "no_character_left" if state.winner is not None else "both_wiped_out"
-    elif state.turn >= state.max_turns:
-        result = points(state)
-        state.finished, state.winner, state.end_reason = True, result.winner, TURN_LIMIT
-        game.events.append(ev.game_over(state.winner, state.end_reason, "5.36", points=list(result.points),
-                                        taken=list(result.taken), held=list(result.held)))
-        return
-    if state.finished:
         game.events.append(ev.game_over(state.winner, state.end_reason, "5.36",
                                         in_play={str(k): v for k, v in alive.items()}))
+        return
+    fallen = routed(state)
+    if not fallen and state.turn < state.max_turns:
+        return
+    result = points(state)
+    state.finished = True
+    if len(fallen) == 1:
+        state.winner, state.end_reason = 1 - fallen[0], ROUTED
+    else:
+        state.winner, state.end_reason = result.winner, BOTH_ROUTED if fallen else TURN_LIMIT
+    game.events.append(ev.game_over(state.winner, state.end_reason, "5.36", points=list(result.points),
+                                    taken=list(result.taken), held=list(result.held), routed=fallen))
+
+
+def routed(state) -> list[int]:
+    """The sides that have lost more than half their characters, out of action or fled (the project's rout,
+    docs/rules-kolaps.md)."""
+    return [s for s in (0, 1) if losses_to_rout(state, s) <= 0]
+
+
+def losses_to_rout(state, side: int) -> int:
+    """How many more of ``side``'s characters may fall before it has lost more than half of them."""
+    chars = [c for c in state.chars.values() if c.side == side]
+    lost = sum(1 for c in chars if not c.in_play)
+    return len(chars) // 2 + 1 - lost
 
 
 def points(state) -> Score:
