@@ -1,6 +1,7 @@
 """The rout, the project default made from the seed's stressful event "half the warband decimated"
-(docs/rules-mordgrave.md, Victory): its trigger, who tests, its exact odds, who wins, both at once, and
-that a save made under the rules without it is refused."""
+(docs/rules-mordgrave.md, Victory): its trigger (half or more of the warband Out of action, a figure lost in
+the turn), who tests, its exact odds, who wins, both at once, and that a save made under the rules without
+it is refused."""
 from __future__ import annotations
 
 import json
@@ -17,12 +18,13 @@ from .mordgrave_helpers import RULES, answer, entry, fig, match_state, of, state
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 
 
-def four_figures(lost0: int, lost1: int, chief_lost: bool = False, **chief):
-    """Two figures a side, far apart; ``lost0`` and ``lost1`` of them Out of action (henchmen first)."""
+def four_figures(lost0: int, lost1: int, chief_lost: bool = False, when: int = 1, **chief):
+    """Two figures a side, far apart; ``lost0`` and ``lost1`` of them Out of action (henchmen first), put out
+    in turn ``when`` (0: before the battle)."""
     st = match_state([entry("A", (0, 0), "chief", **chief), entry("A2", (0, 19))],
                      [entry("B", (19, 19), "chief"), entry("B2", (19, 0))])
     for fid in (["A", "A2"] if chief_lost else ["A2", "A"])[:lost0] + ["B2", "B"][:lost1]:
-        st.figure(fid).out, st.figure(fid).vit = True, 0
+        st.figure(fid).out, st.figure(fid).vit, st.figure(fid).out_turn = True, 0, when
     return st
 
 
@@ -53,8 +55,14 @@ def test_a_warband_with_half_its_figures_out_tests_for_a_rout_at_the_end_of_the_
 def test_a_warband_with_less_than_half_its_figures_out_does_not_test():
     st = match_state([entry("A", (0, 0), "chief"), entry("A2", (0, 19)), entry("A3", (0, 10))],
                      [entry("B", (19, 19), "chief")])
-    st.figure("A2").out, st.figure("A2").vit = True, 0
+    st.figure("A2").out, st.figure("A2").vit, st.figure("A2").out_turn = True, 0, 1
     events = play_turn(st, [11])            # only turn 2's initiative: no rout die
+    assert not of(events, "rout") and st.turn == 2
+
+
+def test_a_warband_at_half_that_lost_no_figure_in_the_turn_does_not_test_again():
+    st = four_figures(1, 0, when=0)
+    events = play_turn(st, [11])
     assert not of(events, "rout") and st.turn == 2
 
 

@@ -130,9 +130,11 @@ def end_turn(game: Game) -> None:
 
 def shaken(st: State, side: int) -> bool:
     """Half the warband decimated, the seed's stressful event (project default, docs/rules-mordgrave.md):
-    half or more of its figures Out of action."""
+    half or more of its figures Out of action, one of them put out this turn (a warband that lost no
+    figure in the turn has met no new stressful event)."""
     mine = [f for f in st.figures if f.side == side]
-    return bool(mine) and sum(f.out for f in mine) >= rule("rout_from_lost_share") * len(mine)
+    return (bool(mine) and sum(f.out for f in mine) >= rule("rout_from_lost_share") * len(mine)
+            and any(f.out_turn == st.turn for f in mine))
 
 
 def rout_tester(st: State, side: int) -> Figure | None:
@@ -448,7 +450,7 @@ def suffer(game: Game, loser: Figure, t: int, origin: Tile, winner: Figure | Non
             st.steps.push(FollowUp(winner.id, frm))
         return
     if t >= 2 and loser.vit <= 1:
-        loser.out, loser.vit = True, 0
+        loser.out, loser.vit, loser.out_turn = True, 0, st.turn
         game.events.append(ev.damaged(loser.id, "vit", 1, 0, rule_ref))
         game.events.append(ev.removed(loser.id, "out", rule_ref))
     else:
