@@ -124,6 +124,16 @@ def test_an_output_that_can_never_be_written_is_refused_before_the_run_in_one_li
         assert leftovers(tmp_path) == []
 
 
+def test_play_says_so_when_the_animation_to_freeze_on_never_came(tmp_path, capsys):
+    """Found making docs/img: --freeze miss in a battle with no miss saved the results screen, silently."""
+    shot = tmp_path / "s.png"
+    code = main(["play", "--map", str(MAP), "--rules", "eisdrachen", "--mode", "ai-vs-ai", "--frames", "3",
+                 "--freeze", "blast", "--screenshot", str(shot)])
+    line = one_line(capsys.readouterr().err)
+    assert code == 1 and line.startswith("escarmouche: --freeze blast: no such animation") and str(shot) in line
+    assert shot.is_file()
+
+
 def test_sim_saves_into_a_folder_it_makes(tmp_path, capsys):
     assert main([*SIM, "--save", str(tmp_path / "new" / "folder" / "s.json")]) == 0
     assert (tmp_path / "new" / "folder" / "s.json").is_file()

@@ -232,12 +232,18 @@ def run(options: dict) -> int:
             print(f"escarmouche: {e}", file=sys.stderr)
             pygame.quit()
             return 2
-    frames = int(options.get("frames") or 0)
+    frames, freeze, froze = int(options.get("frames") or 0), options.get("freeze"), False
     while app.running:
         app.step()
-        if frames and app.frames >= frames or options.get("freeze") and frozen(app, options["freeze"]):
+        froze = bool(freeze) and frozen(app, freeze)
+        if froze or frames and app.frames >= frames:
             break
     if options.get("screenshot"):
         app.screenshot(options["screenshot"])
     pygame.quit()
+    if freeze and not froze:        # the picture asked for was never on screen: say so, not a silent wrong one
+        print(f"escarmouche: --freeze {freeze}: no such animation reached its middle in {app.frames} frames"
+              + (f"; {options['screenshot']} shows the last frame" if options.get("screenshot") else ""),
+              file=sys.stderr)
+        return 1
     return 0

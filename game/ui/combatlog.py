@@ -78,6 +78,11 @@ def _fields(template: str) -> set[str]:
     return {name for _, name, _, _ in Formatter().parse(template) if name}
 
 
+def each_side_faces(faces) -> list[str]:
+    """A roll-off's dice as each side's name and die, side 0's first."""
+    return [f"{tr(f'side.{i}')} {v}" for i, v in enumerate(faces)]
+
+
 def _dice(data: dict, values: dict) -> str:
     """Who rolled what for what: a figure, a side, or each side one die (a roll-off, side 0's first)."""
     purpose = str(data.get("purpose", ""))
@@ -86,7 +91,7 @@ def _dice(data: dict, values: dict) -> str:
     who = data.get("who")
     if who is None:
         who_words = tr("log.each_side")
-        rolled = ", ".join(f"{tr(f'side.{i}')} {v}" for i, v in enumerate(faces))
+        rolled = ", ".join(each_side_faces(faces))
     else:
         who_words = values["who"]
     parts = [tr("log.dice", who=who_words,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pygame
 
+from .combatlog import each_side_faces
 from .i18n import language, tr
 from .widgets import GOOD, MUTED, TEXT
 
@@ -51,6 +52,7 @@ class Tray:
         self._key = None
         self._rows: list = []
         self._box = pygame.Rect(0, 0, 0, 0)
+        self._size = 0
         self._shade: pygame.Surface | None = None
         self._still: pygame.Surface | None = None
 
@@ -61,57 +63,67 @@ class Tray:
             return
         key = (tuple(map(id, rolls)), tuple(area), ui.scale, language())
         if key != self._key:
-            self._rows, self._box = _layout(ui, rolls, area, names)
+            self._rows, self._box, self._size = _layout(ui, rolls, area, names)
             self._shade = pygame.Surface(self._box.size, pygame.SRCALPHA)
             self._shade.fill(SHADE)
             self._key, self._still = key, None
         if any(clock - c.start < TUMBLE for c in rolls):
             surface.blit(self._shade, self._box)
-            _paint(surface, ui, self._rows, self._box, clock)
+            _paint(surface, ui, self._rows, self._box, self._size, clock)
             return
         if self._still is None:
             self._still = self._shade.copy()
-            _paint(self._still, ui, self._rows, self._box.move(-self._box.x, -self._box.y), clock)
+            _paint(self._still, ui, self._rows, self._box.move(-self._box.x, -self._box.y), self._size, clock)
         surface.blit(self._still, self._box)
 
 
-def _layout(ui, rolls, area: pygame.Rect, names: dict[str, str]) -> tuple[list, pygame.Rect]:
-    size = ui.s(24)
-    gap = ui.s(4)
+def _layout(ui, rolls, area: pygame.Rect, names: dict[str, str]) -> tuple[list, pygame.Rect, int]:
+    """The rows, the box and the dice's size: a handful too wide for ``area`` beside its words is drawn
+    with smaller dice, down to a floor, so the words keep their room."""
     rows = []
     for clip in rolls:
         d = clip.data
         faces = [int(v) for v in d.get("faces", ())]
         who = d.get("who")
-        who_words = names.get(who, "") if isinstance(who, str) else (tr(f"side.{who}", "") if isinstance(who, int)
-                                                                      else tr("log.each_side"))
         purpose = str(d.get("purpose", ""))
-        title = " · ".join(p for p in (tr(f"purpose.{purpose}", purpose.replace("_", " ")), who_words) if p)
+        purpose_words = tr(f"purpose.{purpose}", purpose.replace("_", " "))
+        if who is None:         # a roll-off: each side one die, side 0's first
+            title = tr("tray.each_side", purpose=purpose_words)
+            note = " · ".join(each_side_faces(faces))
+        else:
+            who_words = names.get(who, "") if isinstance(who, str) else tr(f"side.{who}", "")
+            title = " · ".join(p for p in (purpose_words, who_words) if p)
+            note = needed_words(d)
         total = d.get("total")
-        note = needed_words(d)
         if isinstance(total, int) and note:
             note = tr("tray.total", total=total) + " · " + note
         if isinstance(d.get("successes"), int):
             note = (note + " · " if note else "") + tr("tray.successes", n=d["successes"])
-        dice_w = min(len(faces), MOST_DICE) * (size + gap) + (ui.s(30) if len(faces) > MOST_DICE else 0)
-        rows.append((clip, faces, title, note, total, dice_w))
+        rows.append((clip, faces, title, note, total))
     text_w = max(max(ui.font(16).size(r[2])[0], ui.font(14).size(r[3])[0]) for r in rows)
-    dice_w = max(r[5] for r in rows)
-    width = min(area.w - ui.s(20), dice_w + text_w + ui.s(24))
-    row_h = size + ui.s(10)
-    box = pygame.Rect(0, 0, width, row_h * len(rows) + ui.s(6))
+    room = area.w - ui.s(20) - text_w - ui.s(24)        # for the dice, beside the words
+    full = _dice_w(rows, ui.s(24), ui)
+    size = ui.s(24) if full <= room else max(ui.s(14), ui.s(24) * room // full)
+    width = min(area.w - ui.s(20), _dice_w(rows, size, ui) + text_w + ui.s(24))
+    box = pygame.Rect(0, 0, width, (size + ui.s(10)) * len(rows) + ui.s(6))
     box.midbottom = (area.centerx, area.bottom - ui.s(28))
-    return rows, box
+    return rows, box, size
 
 
-def _paint(surface: pygame.Surface, ui, rows: list, box: pygame.Rect, clock: float) -> None:
+def _dice_w(rows: list, size: int, ui) -> int:
+    """The width the rows' dice take: the longest handful, and room to count what is not drawn."""
+    most = max(min(len(r[1]), MOST_DICE) for r in rows)
+    return most * (size + ui.s(4)) + (ui.s(30) if any(len(r[1]) > MOST_DICE for r in rows) else 0)
+
+
+def _paint(surface: pygame.Surface, ui, rows: list, box: pygame.Rect, size: int, clock: float) -> None:
     """The tray's frame, dice and words in ``box`` (its shade already laid)."""
-    size, gap, row_h = ui.s(24), ui.s(4), ui.s(24) + ui.s(10)
-    dice_w = max(r[5] for r in rows)
+    gap, row_h = ui.s(4), size + ui.s(10)
+    dice_w = _dice_w(rows, size, ui)
     pygame.draw.rect(surface, (120, 110, 80), box, 1, border_radius=ui.s(5))
     y = box.y + ui.s(8)
     text_x = box.x + ui.s(10) + dice_w + ui.s(6)
-    for clip, faces, title, note, total, _ in rows:
+    for clip, faces, title, note, total in rows:
         tumbling = clock - clip.start < TUMBLE
         x = box.x + ui.s(10)
         sides = int(clip.data.get("sides", 6) or 6)

@@ -121,6 +121,30 @@ def test_the_tray_words_its_dice_once_they_lie_still_then_shows_that_picture(app
     assert (pygame.surfarray.array3d(screen) != 0).any() and (first != 0).any()
 
 
+def test_the_tray_names_each_sides_die_in_a_roll_off(app):
+    tl = Timeline()
+    tl.add([ev.dice(None, [2, 5], "first_move")], None, WHERE, {})
+    play(tl, TUMBLE * 2)
+    words = []
+    text = app.ui.text
+    app.ui.text = lambda *a, **k: (words.append(a[1]), text(*a, **k))[1]
+    Tray().draw(pygame.Surface((800, 600)), app.ui, tl.rolls(), tl.clock, pygame.Rect(0, 0, 800, 600), {})
+    assert words == ["Each side rolls first move", "Blue side 2 · Red side 5"]
+
+
+def test_a_big_handful_in_a_narrow_tray_takes_smaller_dice_and_keeps_its_words_whole(app):
+    tl = Timeline()
+    tl.add([ev.dice("a", [6, 5, 1, 5, 1, 4, 3, 5, 2, 2], "wound", needed="1-3")], None, WHERE, {"a": "Machine-gunner"})
+    play(tl, TUMBLE * 2)
+    words = []
+    text = app.ui.text
+    app.ui.text = lambda *a, **k: (words.append(k.get("max_width") and app.ui.clip(a[1], a[3], k["max_width"])),
+                                   text(*a, **k))[1]
+    Tray().draw(pygame.Surface((460, 600)), app.ui, tl.rolls(), tl.clock, pygame.Rect(0, 0, 460, 600),
+                {"a": "Machine-gunner (blue)"})
+    assert words[0] == "wound · Machine-gunner (blue)" and not any(w.endswith("…") for w in words)
+
+
 def test_the_tray_keeps_clear_of_the_minimap_of_a_map_larger_than_the_view(app):
     match = eisdrachen_match(seed=5, width=90, height=70)
     scene = BattleScene(app, match, "ai-vs-ai")
