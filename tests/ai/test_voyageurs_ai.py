@@ -230,15 +230,16 @@ def test_talk_is_left_with_back_and_the_roll_is_made():
     assert ask(GROUND, st) == "back"
 
 
-def walled(pv: int | None = None):
-    """Side 0's gunner, its shot spent, beside a short wall that would hide it from side 1's gunner."""
+def walled(pv: int | None = None, acted: bool = True):
+    """Side 0's gunner, its shot spent (unless ``acted`` is False), beside a short wall that would hide it from
+    side 1's gunner."""
     bf = Battlefield.open_ground(30, 12)
     for y in (4, 5, 6):
         bf.blocks_move[y, 8] = bf.blocks_sight[y, 8] = True
     st = ground([fig("gunner", (9, 5), **({"pv": pv} if pv is not None else {}))], [fig("gunner", (24, 5))], bf=bf)
     in_round(st, {"a1": 17, "b1": 15}, active="a1")
     st.known[0].append("gunner")
-    run(st, [], Act("a1", acted=True, knew=True))
+    run(st, [], Act("a1", acted=acted, knew=True))
     return st
 
 
@@ -254,6 +255,20 @@ def test_a_badly_wounded_gunner_falls_back_out_of_the_enemy_s_sight_and_a_whole_
     key = ask(GROUND, st)
     where = st.steps.waiting.option(key).tile if key.startswith("move:") else st.fig("a1").tile
     assert space.line_of_sight(st.battlefield, where, (24, 5)) and space.distance(where, (24, 5)) <= 25
+
+
+def test_a_whole_hard_gunner_shoots_and_then_steps_out_of_the_enemy_gunner_s_sight():
+    st = walled(acted=False)
+    d = st.steps.waiting
+    obs = Observation(0, GROUND, GROUND.observe(st, 0), st.battlefield, (), st.max_turns)
+    assert {VoyageursAI(seed, "hard").choose(obs, d) for seed in range(4)} == {"attack:b1:rifle"}
+    st = walled()
+    d = st.steps.waiting
+    obs = Observation(0, GROUND, GROUND.observe(st, 0), st.battlefield, (), st.max_turns)
+    for seed in range(4):
+        key = VoyageursAI(seed, "hard").choose(obs, d)
+        assert key.startswith("move:")
+        assert not space.line_of_sight(st.battlefield, d.option(key).tile, (24, 5))
 
 
 def test_the_gunner_shoots_the_enemy_its_shot_can_take_out_of_the_fight():

@@ -10,7 +10,9 @@ battle at the turn limit bend how bold it is.
 
 In the air, where to fly and when to fire come from the duel of the volleys (duel.py), worked out from
 their exact odds; the hard level looks one reply deeper. On the ground the hard level values a tile by the
-best blow it opens and puts out first the enemy that hurts most.
+best blow it opens and puts out first the enemy that hurts most; it weighs the enemy's reply on a tile more
+(``REPLY``), and once its blow is struck it counts no blow for the tile it moves to: the blow is spent, and
+what is left of the activation is where the enemy's reply finds it (shoot, then step out of sight).
 
 Defaults of the spec (5.17): intercept when the ally has fewer PV than the protector; flee when
 eligible having lost half the starting combatants, with the best AGI + ESP; hold blows back only when the
@@ -43,6 +45,7 @@ BOTH_LOST_SHORT = -1.25   # the same at the short look (easy, normal): worse tha
 AIR_HORIZON = 0           # the normal level weighs its air action without the enemy's answer in the turn
 SHOT = 0.3                # at the hard level, the share of the blow a tile opens that counts in the tile's worth
 WARY = 1.5                # a caution this many times the level's: the safest tiles get the full look too
+REPLY = 0.4               # at the hard level, EXPOSURE's place: the enemy's reply on the tile counts more
 
 
 @dataclass
@@ -57,6 +60,7 @@ class Plan:
 
 class VoyageursAI(Tactician):
     SCALE = 3.0               # PV: a good blow
+    _spent = False            # the combatant deciding has struck its blow this activation
 
     def choose(self, observation, decision: Decision) -> str:
         st: State = observation.state
@@ -64,6 +68,7 @@ class VoyageursAI(Tactician):
         self.observation = observation
         self._plans: dict = {}
         self._menace: dict = {}
+        self._spent = bool(decision.info.get("acted")) if decision.kind == "action" and decision.info else False
         return getattr(self, f"on_{decision.kind}")(st, decision).key
 
     def best(self, scored: list[tuple[float, Option]]) -> Option:
@@ -205,12 +210,16 @@ class VoyageursAI(Tactician):
     def tile_value(self, st: State, c: Combatant, tile, weapon_id: str | None, sight: bool = True) -> float:
         """Melee: close in, best beside an enemy. Ranged: enemies in range and sight, cover, nobody at arm's
         length. Either way less the danger the enemy threatens there, plus the objectives' pull. ``sight``
-        False scores range alone, to pick the few tiles worth a line of sight."""
+        False scores range alone, to pick the few tiles worth a line of sight. At the hard level, once the
+        combatant's blow is struck (``_spent``), a tile opens no blow any more: it is worth its safety from the
+        enemy's reply (and the objectives, and closing in)."""
         foes = [e for e in act.enemies(st, c) if e.conscious]
         if not foes:
             return 0.0
         plan = self.plan(st, c)
-        value = plan.objectives.pull(tile) - (EXPOSURE * plan.caution * plan.threats.danger(tile) if sight else 0.0)
+        hard = self.level.name == "hard"
+        exposure = REPLY if hard else EXPOSURE
+        value = plan.objectives.pull(tile) - (exposure * plan.caution * plan.threats.danger(tile) if sight else 0.0)
         w = act.weapon(weapon_id) if weapon_id else act.weapon(data()["bare_hands"])
         near = min(space.distance(tile, e.tile) for e in foes)
         wid = weapon_id or data()["bare_hands"]
@@ -222,12 +231,14 @@ class VoyageursAI(Tactician):
         aims = []
         for e in foes:
             if space.within(tile, e.tile, w["range"]) and (not sight or space.line_of_sight(bf, tile, e.tile)):
-                value += 3
                 aims.append(e)
             if space.adjacent(tile, e.tile):
                 value -= 2
-        if aims and sight and self.level.name == "hard":
-            value += self.aim(st, c, tile, aims, wid) - 3
+        if aims and sight and hard:
+            if not self._spent:
+                value += 3 * (len(aims) - 1) + self.aim(st, c, tile, aims, wid)
+        else:
+            value += 3 * len(aims)
         return value - 0.05 * near
 
     def aim(self, st: State, c: Combatant, tile, targets: list[Combatant], wid: str) -> float:
@@ -245,13 +256,14 @@ class VoyageursAI(Tactician):
 
     def best_tile(self, st: State, c: Combatant, moves: list[Option]) -> tuple[float, Option]:
         """The best tile to move to; lines of sight and danger are worked out only for the most promising
-        few (more at the hard level), and for the safest few when the combatant is wounded or outmatched."""
+        few (more at the hard level), and for the safest few when the combatant is wounded or outmatched, or
+        at the hard level when its blow is struck."""
         k = self.foresight(SIGHT_CHECKS)
         rough = sorted(((self.tile_value(st, c, o.tile, c.weapon, False), i) for i, o in enumerate(moves)),
                        reverse=True)[:k]
         shortlist = {i for _, i in rough}
         plan = self.plan(st, c)
-        if plan.caution > WARY * self.level.caution:
+        if plan.caution > WARY * self.level.caution or (self._spent and self.level.name == "hard"):
             shortlist |= set(sorted(range(len(moves)), key=lambda i: plan.threats.danger(moves[i].tile))[:k])
         scored = [(self.tile_value(st, c, moves[i].tile, c.weapon), moves[i]) for i in sorted(shortlist)]
         chosen = self.best(scored)
