@@ -1,7 +1,8 @@
 """Mordgrave's tactical AI: a legal answer to every decision kind, the Leader phases played through the
 command bubbles (group activation, outnumbering, charges), and the framework's choices: the hurt target
 first, a wounded figure out of the enemy's sight; a paying fight taken at the normal level, a control zone
-left to the friend who holds it."""
+left to the friend who holds it; the rout weighed (a fight that would rout the enemy pressed, the Chief kept
+out of one whose loss would put its own warband to the test)."""
 from __future__ import annotations
 
 from game.engine import space
@@ -157,10 +158,12 @@ def test_every_decision_kind_of_a_whole_game_gets_a_legal_answer():
 
 def test_the_normal_level_takes_a_fight_that_pays_even_when_it_is_worth_less_than_its_margin():
     """A fight worth a little more than ending the activation is still taken at every seed: the battle has
-    ten turns, and a blow not struck is one the enemy strikes first."""
+    ten turns, and a blow not struck is one the enemy strikes first. (Three figures a side, so that no
+    rout hangs on this fight.)"""
     for seed in range(12):
-        st = match_state([entry("A", (5, 5), "chief", main="sword", second="dagger")],
-                         [entry("B", (6, 5), "chief", main="sword")])
+        st = match_state([entry("A", (5, 5), "chief", main="sword", second="dagger"), entry("A2", (0, 19)),
+                          entry("A3", (1, 19))],
+                         [entry("B", (6, 5), "chief", main="sword"), entry("B2", (19, 19)), entry("B3", (18, 19))])
         answer(st, "roll", [15])
         answer(st, "stay")
         ai = MordgraveAI(seed, "normal")
@@ -193,3 +196,36 @@ def test_a_figure_leaves_the_control_zone_a_friend_holds_to_it_and_charges_inste
     st.turn = 8
     tile = RULES.pending(st).option(ai_answer(st)).tile
     assert space.adjacent(tile, st.figure("E").tile)
+
+
+
+def skirmish(a_spec: dict, b_spec: dict, ours: int, theirs: int, out: tuple = ()):
+    """Our Chief A in contact with the enemy henchman B, their friends far away (``ours`` and ``theirs``
+    figures a side); the figures of ``out`` Out of action, as many on each side so that the points are
+    level. A has taken its first action (Stay put): fight B or end."""
+    st = match_state([entry("A", (5, 5), "chief", **a_spec)] + [entry(f"A{i}", (i, 19)) for i in range(2, ours + 1)],
+                     [entry("B", (6, 5), **b_spec), entry("BC", (19, 19), "chief")]
+                     + [entry(f"B{i}", (19 - i, 19)) for i in range(3, theirs + 1)])
+    for fid in out:
+        st.figure(fid).out, st.figure(fid).vit = True, 0
+    answer(st, "roll", [15])
+    answer(st, "stay")
+    return st
+
+
+def test_hard_presses_a_fight_that_would_rout_the_enemy_and_lets_the_same_fight_go_otherwise():
+    """Sword against sword, a Chief risking more than the henchman: not worth it at face value; but with one
+    of the four enemies already Out of action, putting B out leaves half their warband down (a rout test,
+    13/20 to hold, at the end of the turn). Our side has five, one of them out: losing A leaves it short of
+    half."""
+    sword = {"main": "sword"}
+    assert ai_answer(skirmish(sword, sword, 5, 5, out=("A5", "B5"))) == "end"
+    assert ai_answer(skirmish(sword, sword, 5, 4, out=("A5", "B4"))) == "fight:B"
+
+
+def test_hard_keeps_its_chief_out_of_a_fight_whose_loss_would_put_its_warband_to_the_rout_test():
+    """A two-handed axe against a dagger pays at face value; with one of our four already Out of action,
+    losing the Chief too would leave half the warband down, to a test at 11 for want of a Chief."""
+    axe, dagger = {"main": "two_handed_axe"}, {"main": "dagger"}
+    assert ai_answer(skirmish(axe, dagger, 5, 5, out=("A5", "B5"))) == "fight:B"
+    assert ai_answer(skirmish(axe, dagger, 4, 5, out=("A4", "B5"))) == "end"

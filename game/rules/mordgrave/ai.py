@@ -12,6 +12,11 @@ only for the figures needed to hold it); harm on a figure already hurt is worth 
 It fights to a decision: a melee is a symmetric exchange whose expected value is often below the normal
 level's margin, so an attack that pays is worth ``TEMPO`` more than doing nothing, and a fight weighs its
 own losses by the score's caution (bolder when level or behind as the turn limit nears).
+
+It weighs the rout (rules version 2): putting a figure Out of action, or giving the figure that would take
+its warband's rout test a Great difficulty token, is worth too what it adds to the chance that the warband
+flees at the end of the turn, times ``ROUT_VALUE``; so a side presses the blow that would rout the enemy, and
+keeps its Chief and its last figures out of fights whose loss would put it to the test.
 """
 from __future__ import annotations
 
@@ -20,10 +25,10 @@ from ...engine import space
 from ...engine.battlefield import Tile
 from ...engine.decision import Decision, Option
 from .combat import band, melee_terms, ranged_weapon, shot_terms, template_tiles
-from .odds import effect, melee_tiers, shot_tiers
+from .odds import bravery_chance, effect, melee_tiers, shot_tiers
 from .options import bubble, in_bubble, shooting_weapons
 from .state import Figure, State, data, rule
-from .steps import Melee, points
+from .steps import Melee, points, rout_difficulty, rout_tester, shaken
 
 EFFECT_VALUE = {"push": 0.2, "difficulty": 1.0, "wound": 3.0, "out": 6.0, "horrible": 7.0}
 LEADER_WEIGHT = 1.5
@@ -33,10 +38,21 @@ SHOOTER_RANGE = 9       # a weapon that reaches this far makes a figure keep its
 EXPOSURE = 0.3          # how much of the harm the enemy threatens on a tile a figure standing there counts
 COVER_FACTOR = (1.0, 0.7, 0.45)     # a shot's harm left by no, light and heavy cover (+2, +4 to Defence)
 TEMPO = 0.5             # what an attack that pays is worth beyond its exchange of harm: the normal level's margin
+ROUT_VALUE = {"easy": 0.0, "normal": 18.0, "hard": 18.0}  # the battle won by the enemy's rout (three figures out)
 
 
 def worth(f: Figure) -> float:
     return LEADER_WEIGHT if f.leader else 1.0
+
+
+def flee_chance(st: State, side: int) -> float:
+    """The chance that ``side`` flees at the end of this turn (its rout test failed), 1 once it has no
+    figure standing."""
+    if not st.living(side):
+        return 1.0
+    if not shaken(st, side):
+        return 0.0
+    return 1.0 - float(bravery_chance(rout_tester(st, side), rout_difficulty(st, side)))
 
 
 class Sight:
@@ -104,6 +120,25 @@ class MordgraveAI(Tactician):
         super().__init__(seed, level)
         self._melee: dict = {}
         self._shots: dict = {}
+        self.rout_value = ROUT_VALUE[level]
+
+    def rout_stake(self, st: State, f: Figure, out: bool = True) -> float:
+        """What putting ``f`` Out of action (or, ``out`` false, giving it a Great difficulty token) is worth
+        beyond the figure: how much it raises the chance that its warband flees at the end of the turn (half of
+        it down, its Chief lost, or the tester shaken), times the battle."""
+        if not self.rout_value or (out and f.vit > 1):
+            return 0.0
+        before = flee_chance(st, f.side)
+        was = f.out, f.vit, f.out_turn, f.tokens
+        if out:
+            f.out, f.vit, f.out_turn = True, 0, st.turn     # the observation is the AI's own copy
+        else:
+            f.tokens = f.tokens + [st.turn + rule("difficulty_lasts_turns")]
+        try:
+            after = flee_chance(st, f.side)
+        finally:
+            f.out, f.vit, f.out_turn, f.tokens = was
+        return self.rout_value * (after - before)
 
     def scored(self, options, scores: list[float]) -> dict[str, float]:
         return {o.key: v for o, v in zip(options, scores)}
@@ -139,12 +174,15 @@ class MordgraveAI(Tactician):
         if table is None:
             table = self._melee[key] = melee_tiers(a, d)
         figures = (attacker, defender)
+        stakes = [(self.rout_stake(st, f, False), self.rout_stake(st, f)) for f in figures]
         mine = 0 if me is attacker else 1
         total = 0.0
         for (winner, t), n in table.items():
             if winner is not None:
                 loser = figures[1 - winner]
                 v = EFFECT_VALUE[effect(t, loser)] * worth(loser) * self.worth(loser.vit / loser.Vit)
+                if t >= 1:
+                    v += stakes[1 - winner][t >= 2]
                 total += n * (v if winner == mine else -risk * v)
         return total / 400
 
@@ -161,8 +199,11 @@ class MordgraveAI(Tactician):
         table = self._shots.get(key)
         if table is None:
             table = self._shots[key] = shot_tiers(s)
-        ev = sum(n * EFFECT_VALUE[effect(t, target)] for t, n in table.items() if t is not None) / 400
-        return sign * ev * worth(target) * self.worth(target.vit / target.Vit) * (2 if double else 1)
+        per = worth(target) * self.worth(target.vit / target.Vit)
+        stakes = (0.0, self.rout_stake(st, target, False), self.rout_stake(st, target))
+        ev = sum(n * (EFFECT_VALUE[effect(t, target)] * per + stakes[min(t, 2)])
+                 for t, n in table.items() if t is not None) / 400
+        return sign * ev * (2 if double else 1)
 
     def best_attack(self, sight: Sight, tile: Tile, charges: set[str], concentrate: bool) -> float:
         """The best second action the figure could take from ``tile`` (0: none worth taking)."""

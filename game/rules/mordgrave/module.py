@@ -38,7 +38,7 @@ def weapon_of_choice(f: Figure) -> str:
 
 class Mordgrave(RuleModule):
     id = "mordgrave"
-    version = "1"
+    version = "2"                   # 2: a warband with half its figures Out of action tests for a rout
     default_max_turns = 10
     keeps_secrets = False       # every figure, roll and choice is in plain view of both players
 
@@ -97,7 +97,7 @@ class Mordgrave(RuleModule):
             mine = [f for f in state.figures if f.side == s]
             details.append(Words("result.side", side=s, standing=sum(f.alive for f in mine), total=len(mine),
                                  horrible=sum(f.horrible for f in mine)))
-        if state.reason == TURN_LIMIT:
+        if state.reason in (TURN_LIMIT, "routs"):
             details += points(state).lines()
         return Outcome(state.winner, state.reason, tuple(details))
 
@@ -183,11 +183,14 @@ class Mordgrave(RuleModule):
         return [Panel("turn", tuple(lines))] + ([found] if found else [])
 
     def notice(self, event) -> Words | None:
-        """A Horrible wound and a failed Bravery test are announced on screen, beside their log lines (4.2)."""
+        """A Horrible wound, a failed Bravery test and a rout test are announced on screen, beside their log
+        lines (4.2)."""
         if event.kind == "horrible":
             return Words("notice.horrible", **event.data)
         if event.kind == "bravery" and event.data.get("passed") is False:
             return Words("notice.bravery_failed", **event.data)
+        if event.kind == "rout":
+            return Words("notice.rout_fled" if event.data.get("passed") is False else "notice.rout_held", **event.data)
         return super().notice(event)
 
     def observe(self, state: State, side: int) -> State:

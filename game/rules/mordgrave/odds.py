@@ -25,6 +25,11 @@ def effect(t: int, loser: Figure) -> str:
     return EFFECTS[t]
 
 
+def bravery_chance(f: Figure, difficulty: int) -> Fraction:
+    """The exact chance that ``f`` passes a Bravery test of ``difficulty``: 1D20 + Brav − 3 per token (4.2)."""
+    return Fraction(sum(1 for n in FACES if n + f.Brav - penalty(f) >= difficulty), len(FACES))
+
+
 def melee_tiers(first: Fighter, second: Fighter) -> Counter:
     """Counts over the 400 pairs of (winner 0/1 or None on a tie, tier)."""
     out: Counter = Counter()

@@ -63,6 +63,7 @@ class Figure:
     tokens: list[int] = field(default_factory=list)   # per Great difficulty token, the turn it ends with
     out: bool = False
     horrible: int = 0               # Horrible wounds, for the campaign
+    out_turn: int = 0               # the turn it was put Out of action (0: standing)
     activated: bool = False         # this turn (3.2)
     actions: int = 0                # actions taken in its activation
     done: bool = False              # its activation is over

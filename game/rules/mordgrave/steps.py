@@ -15,7 +15,7 @@ from ...engine.objectives import TURN_LIMIT, Piece, Score, score
 from ...engine.steps import Step
 from .combat import (critical_bonus, enemies_touching, melee_terms, opposed, penalty, push_tile, ranged_weapon,
                      shot_result, shot_terms, template_tiles, tier)
-from .odds import effect
+from .odds import bravery_chance, effect
 from .options import (action_options, follow_options, in_bubble, mode_options, ready, second_shot_options,
                       tile_key)
 from .state import Figure, Game, Group, State, data, rule
@@ -117,12 +117,68 @@ def end_turn(game: Game) -> None:
         f.tokens = kept
         f.activated, f.done, f.actions, f.first, f.stepped, f.charges = False, False, 0, "", False, []
     game.events.append(Event("turn_end", {"turn": n}, rule="3.6"))
+    rout_tests(game)
+    if st.over:
+        return
     if n >= st.max_turns:
         result = points(st)
         finish_match(game, result.winner, TURN_LIMIT, points=list(result.points), taken=list(result.taken),
                      held=list(result.held))
         return
     st.turn, st.phase = n + 1, "initiative"
+
+
+def shaken(st: State, side: int) -> bool:
+    """Half the warband decimated, the seed's stressful event (project default, docs/rules-mordgrave.md):
+    half or more of its figures Out of action, one of them put out this turn (a warband that lost no
+    figure in the turn has met no new stressful event)."""
+    mine = [f for f in st.figures if f.side == side]
+    return (bool(mine) and sum(f.out for f in mine) >= rule("rout_from_lost_share") * len(mine)
+            and any(f.out_turn == st.turn for f in mine))
+
+
+def rout_tester(st: State, side: int) -> Figure | None:
+    """Who meets the rout for the warband: its Chief, else the figure standing with the best Bravery
+    (its tokens counted), the first by id among equals."""
+    living = st.living(side)
+    chief = next((f for f in living if f.role == "chief"), None)
+    return chief or min(living, key=lambda f: (penalty(f) - f.Brav, f.id), default=None)
+
+
+def rout_difficulty(st: State, side: int) -> int:
+    """The Bravery difficulty of the rout test: the spec's 8, and the Chief's death, the seed's other
+    stressful event, met at the same time as a Great difficulty's worth more."""
+    chief_lost = any(f.role == "chief" and f.out for f in st.figures if f.side == side)
+    return rule("rout_difficulty") + (rule("rout_chief_lost") if chief_lost else 0)
+
+
+def rout_tests(game: Game) -> None:
+    """At the end of the turn each warband with half its figures Out of action tests its Bravery; one that
+    fails flees and the other wins; both at once: the points decide, as at the turn limit."""
+    st = game.state
+    fled = []
+    for side in st.order or (0, 1):
+        tester = rout_tester(st, side) if shaken(st, side) else None
+        if tester is None:
+            continue
+        difficulty = rout_difficulty(st, side)
+        chance = bravery_chance(tester, difficulty)
+        roll = game.dice.d(D20, "4.2")
+        total = roll + tester.Brav - penalty(tester)
+        held = total >= difficulty
+        game.events.append(ev.dice(tester.id, [roll], "rout", "4.2", sides=D20,
+                                   needed=difficulty - tester.Brav + penalty(tester), total=total))
+        game.events.append(Event("rout", {"side": side, "figure": tester.id, "total": total,
+                                          "difficulty": difficulty, "chance": f"{chance.numerator}/{chance.denominator}",
+                                          "passed": held}, rule="4.2"))
+        if not held:
+            fled.append(side)
+    if len(fled) == 1:
+        finish_match(game, 1 - fled[0], "rout")
+    elif fled:
+        result = points(st)
+        finish_match(game, result.winner, "routs", points=list(result.points), taken=list(result.taken),
+                     held=list(result.held))
 
 
 def figure_value(f: Figure) -> int:
@@ -394,7 +450,7 @@ def suffer(game: Game, loser: Figure, t: int, origin: Tile, winner: Figure | Non
             st.steps.push(FollowUp(winner.id, frm))
         return
     if t >= 2 and loser.vit <= 1:
-        loser.out, loser.vit = True, 0
+        loser.out, loser.vit, loser.out_turn = True, 0, st.turn
         game.events.append(ev.damaged(loser.id, "vit", 1, 0, rule_ref))
         game.events.append(ev.removed(loser.id, "out", rule_ref))
     else:
