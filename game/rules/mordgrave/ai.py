@@ -131,7 +131,7 @@ class MordgraveAI(Tactician):
         before = flee_chance(st, f.side)
         was = f.out, f.vit, f.out_turn, f.tokens
         if out:
-            f.out, f.vit, f.out_turn = True, 0, st.turn     # the observation is the AI's own copy
+            f.put_out(st.turn)      # the observation is the AI's own copy; restored below
         else:
             f.tokens = f.tokens + [st.turn + rule("difficulty_lasts_turns")]
         try:

@@ -25,7 +25,7 @@ from .combat import ranged_weapon, template_tiles
 from .odds import melee_odds, shot_odds, template_odds
 from .options import bubble, in_bubble
 from .state import DATA_FILE, PROFILE, Figure, Game, State, data, rule
-from .steps import DoubleShot, Melee, points, refill
+from .steps import ROUTS, DoubleShot, Melee, points, refill
 
 
 def weapon_of_choice(f: Figure) -> str:
@@ -97,7 +97,7 @@ class Mordgrave(RuleModule):
             mine = [f for f in state.figures if f.side == s]
             details.append(Words("result.side", side=s, standing=sum(f.alive for f in mine), total=len(mine),
                                  horrible=sum(f.horrible for f in mine)))
-        if state.reason in (TURN_LIMIT, "routs"):
+        if state.reason in (TURN_LIMIT, ROUTS):
             details += points(state).lines()
         return Outcome(state.winner, state.reason, tuple(details))
 

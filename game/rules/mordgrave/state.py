@@ -71,6 +71,10 @@ class Figure:
     stepped: bool = False           # its first action's Move made at least one step (Run, 4.13.4)
     charges: list[str] = field(default_factory=list)   # enemies its Move brought it into contact with (4.4)
 
+    def put_out(self, turn: int) -> None:
+        """Out of action in ``turn``: the rout test asks which turn a warband lost its figures in."""
+        self.out, self.vit, self.out_turn = True, 0, turn
+
     def __deepcopy__(self, memo: dict) -> "Figure":
         """Undo snapshots and observations copy every figure: its only mutable parts are three lists."""
         twin = copy.copy(self)

@@ -20,6 +20,8 @@ from .options import (action_options, follow_options, in_bubble, mode_options, r
                       tile_key)
 from .state import Figure, Game, Group, State, data, rule
 
+ROUT, ROUTS = "rout", "routs"      # one warband fled; both at once (the points decide)
+
 D20 = 20
 
 
@@ -174,10 +176,10 @@ def rout_tests(game: Game) -> None:
         if not held:
             fled.append(side)
     if len(fled) == 1:
-        finish_match(game, 1 - fled[0], "rout")
+        finish_match(game, 1 - fled[0], ROUT)
     elif fled:
         result = points(st)
-        finish_match(game, result.winner, "routs", points=list(result.points), taken=list(result.taken),
+        finish_match(game, result.winner, ROUTS, points=list(result.points), taken=list(result.taken),
                      held=list(result.held))
 
 
@@ -450,7 +452,7 @@ def suffer(game: Game, loser: Figure, t: int, origin: Tile, winner: Figure | Non
             st.steps.push(FollowUp(winner.id, frm))
         return
     if t >= 2 and loser.vit <= 1:
-        loser.out, loser.vit, loser.out_turn = True, 0, st.turn
+        loser.put_out(st.turn)
         game.events.append(ev.damaged(loser.id, "vit", 1, 0, rule_ref))
         game.events.append(ev.removed(loser.id, "out", rule_ref))
     else:
