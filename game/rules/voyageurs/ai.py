@@ -342,7 +342,7 @@ class VoyageursAI(Tactician):
         """Flee when eligible having lost half of what it started with (5.17): half the starting
         combatants on the ground and on the deck, half the hull in the air (a project reading). A battle
         fled is lost (5.12); staying on unless behind on points was tried, and put four battles in ten
-        at the turn limit for no more wins (docs/ai.md, *Measured on branch voyageurs-ai*)."""
+        at the turn limit for no more wins (docs/ai-measures.md, *Measured on branch voyageurs-ai*)."""
         testers = [o for o in d.options if o.action == "flee"]
         stay = next(o for o in d.options if o.action == "stay")
         if st.boarding is None and st.transports:

@@ -21,7 +21,7 @@ def roll_side_a(game: Game) -> None:
     the battle's start, rolled again while they tie (a project default, docs/rules-voyageurs.md). The spec
     names no side A, and the seat is worth something: in the air, where the equal speeds make every turn one
     group, the second mover of a group sees the first one's volley (the duel's value for the first mover of
-    turn 1 is -0.19 under best play on both sides, docs/ai.md)."""
+    turn 1 is -0.19 under best play on both sides, docs/ai-measures.md)."""
     st = game.state
     st.side_a, pairs = roll_off(game.dice, 6, "4.4")
     game.events.extend(ev.dice(None, pair, "side_a", "4.4") for pair in pairs)
