@@ -10,6 +10,7 @@ from game.rules.eisdrachen.ai import EisdrachenAI
 from game.rules.eisdrachen.combat import weapon
 from game.engine import space
 from game.engine.battlefield import Battlefield
+from game.engine.decision import Decision, Option
 from game.engine.match import Match, Observation
 from game.engine.tokens import Token
 from game.rules.eisdrachen import Eisdrachen
@@ -346,3 +347,43 @@ def test_hard_behind_in_the_first_half_waits_out_of_reach_of_the_enemy_gun():
     assert distance_after(1, behind=False) <= 25
     assert distance_after(1, behind=True) > 25
     assert distance_after(8, behind=True) <= 25
+
+
+def test_hard_with_no_shot_activates_the_figure_farthest_from_the_fight_first_keeping_its_guns_for_later():
+    """No figure of side 0 has a shot at the enemy rifleman 40 pas away: normal activates first its machine
+    gunner, nearest the fight; hard its medic, farthest from it, so that its gunner activates after the
+    enemy has moved. A figure with a shot comes first at both levels."""
+    def order(level, *extra):
+        s = build(unit("g", 0, (0, 10), loadout="gunner"), unit("m", 0, (0, 30), "Bleu", loadout="medic"),
+                  unit("o", 1, (40, 10), loadout="rifleman"), *extra, size=60)
+        for f in s.figures:
+            f.activated = False
+        options = tuple(Option(f"activate:{f.id}", "activate", f.id, f.tile) for f in s.living(0))
+        scores = EisdrachenAI(1, level).score_activate(seen_by(s, 0), Decision(0, "activate", options))
+        return sorted(scores, key=scores.get, reverse=True)
+    assert order("normal")[0] == "activate:g"
+    assert order("hard")[0] == "activate:m"
+    shooter = unit("r", 0, (30, 10), loadout="rifleman")
+    assert order("normal", shooter)[0] == order("hard", shooter)[0] == "activate:r"
+
+
+def test_hard_fears_an_enemy_snipers_sight_more_than_a_machine_guns_for_its_two_undodged_shots():
+    """A Soldat can stand where only an enemy sniper sees it or where only a machine gun does. One sniper shot
+    (force 4, dodged on 6) takes 2.8 PV and never kills, one volley of the gun 3.8 PV: normal fears the gun's
+    tile more. The sniper fires twice an activation and no dodge stops it (4.7), which kills the Soldat
+    nearly always: hard fears the sniper's tile more."""
+    s = build(unit("me", 0, (0, 10), loadout="rifleman"), unit("s", 1, (20, 0), "Assassin", loadout="sniper"),
+              unit("g", 1, (20, 20), loadout="gunner"))
+    by_sniper, by_gun = (0, 0), (0, 20)
+    assert space.within((20, 0), by_sniper, 24) and not space.within((20, 20), by_sniper, 20)
+    assert space.within((20, 20), by_gun, 20) and not space.within((20, 0), by_gun, 24)
+
+    def danger(level):
+        ai = EisdrachenAI(1, level)
+        seen = seen_by(s, 0)
+        threats = ai.threat_map(ai._threats(seen, seen.state.figure("me")), act.sight_for(s.battlefield))
+        return threats.danger(by_sniper), threats.danger(by_gun)
+    sniper, gun = danger("normal")
+    assert sniper < gun
+    sniper, gun = danger("hard")
+    assert sniper > gun > 3.5 and sniper > 4.5
