@@ -47,17 +47,20 @@ def test_tv33_ai_bids_its_attack_opportunities():
         assert legal(state, bid_decision(ctx, 0)) == expected
 
 
-def test_ai_bids_a_character_with_only_hopeless_shots_only_when_cover_lets_it_lie_in_ambush():
+def test_ai_bids_a_character_with_only_hopeless_shots_only_to_lie_in_ambush_where_its_side_can_wait():
     """An attacker's ticked character that does not attack breaches (§3.6): a trooper whose one target is a
     veteran in heavy cover at twice its range (5D6) is not bid for in the open; behind cover it may declare an
-    ambush (§5.15), which keeps the commitment, so it is."""
-    for cover in (False, True):
-        state = make_state([fig("A1", "trooper", (2, 5), morale=5)], [fig("B1", "veteran", (26, 5), morale=5)])
+    ambush (§5.15), which keeps the commitment, but an ambush waits for the enemy to come: its side bids for
+    it a figure ahead on points, not level, when it must take points before the limit."""
+    for ahead, cover in ((True, False), (True, True), (False, True)):
+        side1 = [fig("B1", "veteran", (26, 5), morale=5), fig("B2", "trooper", (30, 15), morale=5)]
+        state = make_state([fig("A1", "trooper", (2, 5), morale=5)], side1, turn=3)
         state.bf.cover[5, 26] = 2
         if cover:
             state.bf.cover[5, 3] = 1
+        state.chars["B2"].in_play = not ahead
         state.auction = {"E": {0: 1, 1: 1}, "high": None, "high_bidder": None, "last": {}, "barred": None}
-        assert legal(state, bid_decision(ctx_for(state, []), 0)) == ("bid:1" if cover else "bid:0")
+        assert legal(state, bid_decision(ctx_for(state, []), 0)) == ("bid:1" if ahead and cover else "bid:0")
 
 
 def test_ai_barred_announces_every_eligible_character_and_the_free_attacker_only_its_opportunities():
@@ -256,7 +259,7 @@ def test_ai_answer_does_not_change_when_the_other_sides_hidden_ambushes_are_redr
     compared = redrawn = 0
     for seed in (1, 2):
         m = new_match(SHIPPED_MAP, "kolaps", seed, max_turns=4)
-        players = {s: KolapsAI(seed * 2 + s, "hard") for s in (0, 1)}     # games that set ambushes
+        players = {s: KolapsAI(seed * 2 + s, "easy") for s in (0, 1)}     # blind to the score, they set ambushes
         while m.pending is not None:
             d = m.pending
             disguised = RULES.disguise(m.state, d.side, rng)

@@ -23,7 +23,9 @@ The bidding follows §3.3's project default, counting only the characters that w
 attack worth their activation, or cover to lie in ambush behind; at morale 3, only where that attack is worth
 the directive's roll); module knowledge besides: a trooper
 readies its grenade when enemies bunch within a throw, an ambush stipulates an order its gun can keep, a
-knife strikes only at a profit.
+knife strikes only at a profit. An ambush waits for the enemy to come, so it is worth the score's caution: a
+side level or behind, which must take points before the limit, lies in wait less as the turns pass and does
+not bid for a character that would only wait (on a large map the armies close in sooner).
 
 It reads only its side's observation; ties break on its own seeded generator, never the match's dice.
 """
@@ -63,7 +65,8 @@ GOOD_ATTACK = 0.4           # a bid counts a character whose best attack now is 
                             # lie in ambush: an attacker that does not attack breaches its commitment (§3.6)
 MISHAP = 0.15               # a critical failure: a point of morale, and one time in six or more an incident (§5.32)
 READY_GRENADE = 0.5         # a grenade readied now is thrown next activation, if the enemy stays
-AMBUSH = 0.45
+AMBUSH = 0.45               # lying in wait for an enemy that comes, at the score's caution: a side that must take
+                            # points before the limit does not wait for an enemy that need not come
 HELD_ANYWAY = 0.25          # a zone our side holds without this figure: insurance against a friend's fall
 ON_THE_WAY = 0.6            # a tile from which an objective can still be reached before the end, at best
 
@@ -120,7 +123,20 @@ class KolapsAI(Tactician):
         offensive = dataclasses.replace(ch, offensive=True)
         best = max((self._attack_from(ctx, offensive, ch.tile, as_seen_by(ch, e))
                     for e in ctx.in_play() if legal_target(ctx, offensive, e)), default=0.0)
-        return max(best, AMBUSH if behind_cover(ctx.bf, ch.tile) else 0.0)
+        ambush = self._ambush_worth(self._score_posture(ctx, controller(ch))) if behind_cover(ctx.bf, ch.tile) else 0.0
+        return max(best, ambush)
+
+    def _score_posture(self, ctx: Ctx, side: int):
+        """What the points that would decide the battle now ask of ``side`` (``Tactician.posture``)."""
+        score = points(ctx.state).points
+        return self.posture(score[side] - score[1 - side], TOTAL_BOXES, ctx.turn, ctx.state.max_turns)
+
+    @staticmethod
+    def _ambush_worth(posture) -> float:
+        """An ambush waits for the enemy to come: worth ``AMBUSH`` at the score's caution, less for a side
+        that must take points before the limit and less as the turns pass (never more: a side ahead that
+        waits for an enemy that does not come holds no more than it has)."""
+        return AMBUSH * min(1.0, posture.caution)
 
     def _directive_pays(self, ctx: Ctx, ch) -> bool:
         """§3.3: a character at morale 3 keeps the directive only on a difficulty-1 roll, and an attacker's lost
@@ -258,9 +274,8 @@ class KolapsAI(Tactician):
         self._enemies = [as_seen_by(ch, e) for e in ctx.in_play() if hostile(ch, e)]
         answer = sum(1.0 for c in ctx.in_play() if not hostile(ch, c)
                      and weapon(ctx, c.ready_weapon)["range"] is not None)
-        score = points(ctx.state).points
-        side = controller(ch)
-        posture = self.posture(score[side] - score[1 - side], TOTAL_BOXES, ctx.turn, ctx.state.max_turns)
+        posture = self._score_posture(ctx, controller(ch))
+        self._ambush = self._ambush_worth(posture)
         self._caution = self.caution(self._health(ch), self._danger(ctx, ch)[0], answer, posture)
         self._drive = posture.drive
         self._objectives = self._stakes(ctx, ch, ctx.state.max_turns)
@@ -378,7 +393,7 @@ class KolapsAI(Tactician):
         if a in ("walk", "run"):
             return self._position_value(ctx, ch, o.tile) - here - (self._fatigue_cost(ch) if a == "run" else 0.0)
         if a in AMBUSH_ACTIONS:
-            return AMBUSH + bonus * 0.9 + (0.01 if o.key == self._standing_order(ctx, ch) else 0.0)
+            return self._ambush + bonus * 0.9 + (0.01 if o.key == self._standing_order(ctx, ch) else 0.0)
         if a == "cover":
             if ch.morale_state == "withdrawing":
                 return 1.0
