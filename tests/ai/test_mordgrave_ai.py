@@ -9,10 +9,11 @@ from game.engine import space
 from game.engine.battlefield import Battlefield, MapObject
 from game.engine.match import Match
 from game.engine.protocol import Army
+from game.rules.mordgrave import ai as ai_module
 from game.rules.mordgrave.ai import MordgraveAI
 from game.rules.mordgrave.steps import DoubleShot, FollowUp, Melee
 
-from tests.rules.mordgrave_helpers import RULES, answer, entry, match_state
+from tests.rules.mordgrave_helpers import RULES, answer, entry, keys, match_state
 
 
 def ai_answer(st, seed: int = 0, level: str = "hard") -> str:
@@ -229,3 +230,29 @@ def test_hard_keeps_its_chief_out_of_a_fight_whose_loss_would_put_its_warband_to
     axe, dagger = {"main": "two_handed_axe"}, {"main": "dagger"}
     assert ai_answer(skirmish(axe, dagger, 5, 5, out=("A5", "B5"))) == "fight:B"
     assert ai_answer(skirmish(axe, dagger, 4, 5, out=("A4", "B5"))) == "end"
+
+
+def test_a_figure_back_for_its_second_action_hands_over_only_while_a_friend_waits_for_its_first(monkeypatch):
+    """Handing over brings back a figure of the phase that has yet to act; once every one has taken its first
+    action it would hand the phase back and forth between the same figures for ever, so it is then never the
+    answer, however dangerous the figure's tile (made extreme here: every other option scores far below
+    any fixed floor)."""
+    monkeypatch.setattr(ai_module, "EXPOSURE", 1e6)
+    st = match_state([entry("C", (5, 5), "chief", main="sword"), entry("H", (6, 7), main="sword")],
+                     [entry("E", (5, 4), "chief", main="two_handed_axe")])
+    answer(st, "roll", [15])
+    for key in ("activate:H", "stay", "switch", "activate:C", "stay"):
+        answer(st, key)
+    assert "switch" in keys(st)
+    assert ai_answer(st) != "switch"
+
+
+def test_the_normal_level_closes_in_on_a_distant_enemy_at_every_seed_rather_than_wander():
+    """A pas nearer is worth about the normal level's margin: among the tiles of its Move (5 pas), a lone
+    swordsman far from the enemy ends within about a pas of the nearest it can reach, whatever tile its own
+    generator draws among those its margin takes as alike."""
+    for seed in range(12):
+        st = match_state([entry("A", (2, 10), "chief", main="sword")], [entry("E", (19, 10), "chief", main="sword")])
+        answer(st, "roll", [15])
+        tile = RULES.pending(st).option(ai_answer(st, seed, "normal")).tile
+        assert space.distance(tile, (19, 10)) < 13.1         # the nearest it can reach: 12

@@ -7,7 +7,9 @@ bubble, activates them all, moves every one of them before any fights (so each f
 outnumbering of the others, 3.4), charges where a charge pays, and keeps its troops near their Chief.
 Where a figure ends its move weighs the enemy's bows and blades that reach the tile (cover lessens the
 shots), more for a wounded figure or one outmatched, and the pull of the map's objectives (a control zone
-only for the figures needed to hold it); harm on a figure already hurt is worth more (focus fire).
+only for the figures needed to hold it); harm on a figure already hurt is worth more (focus fire). A fighter
+closes in on the nearest enemy by at least ``HUNT`` a pas, so that the normal level, which takes the options
+within its margin as alike, does not wander among tiles a step or two apart while the enemy keeps away.
 
 It fights to a decision: a melee is a symmetric exchange whose expected value is often below the normal
 level's margin, so an attack that pays is worth ``TEMPO`` more than doing nothing, and a fight weighs its
@@ -19,6 +21,8 @@ flees at the end of the turn, times ``ROUT_VALUE``; so a side presses the blow t
 keeps its Chief and its last figures out of fights whose loss would put it to the test.
 """
 from __future__ import annotations
+
+import math
 
 from ...ai.tactics import Tactician, Threat
 from ...engine import space
@@ -38,6 +42,9 @@ SHOOTER_RANGE = 9       # a weapon that reaches this far makes a figure keep its
 EXPOSURE = 0.3          # how much of the harm the enemy threatens on a tile a figure standing there counts
 COVER_FACTOR = (1.0, 0.7, 0.45)     # a shot's harm left by no, light and heavy cover (+2, +4 to Defence)
 TEMPO = 0.5             # what an attack that pays is worth beyond its exchange of harm: the normal level's margin
+APPROACH = 0.15         # what a pas nearer the nearest enemy is worth to a fighter, times the score's drive
+HUNT = 0.45             # … and at least this: about the normal level's margin (0.5) a pas, so that it closes in
+                        # rather than wander among tiles a step or two apart that its margin cannot tell apart
 ROUT_VALUE = {"easy": 0.0, "normal": 18.0, "hard": 18.0}  # the battle won by the enemy's rout (three figures out)
 
 
@@ -105,7 +112,7 @@ class Sight:
         if self.keep_at is not None:
             value = -0.08 * self.drive * abs(near - self.keep_at) - (0.6 if self.touching(tile) else 0.0)
         else:
-            value = -0.15 * self.drive * near
+            value = -max(APPROACH * self.drive, HUNT) * near
         if self.chief is not None and space.within(tile, self.chief.tile, bubble(self.chief)):
             value += 0.3
         if self.threats is not None:
@@ -269,7 +276,9 @@ class MordgraveAI(Tactician):
         for o in d.options:
             a = o.action
             if a == "switch":
-                out.append(50.0 if waiting_first else -50.0)
+                # with no friend left to move first, a hand-over would only bring the phase back to the same
+                # figures for ever: never taken then, however low the other options score
+                out.append(50.0 if waiting_first else -math.inf)
             elif a == "end":
                 out.append(here - (0.5 if f.actions == 0 else 0.0))
             elif a == "move":
