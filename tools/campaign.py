@@ -61,7 +61,7 @@ def play_chunk(rules: str, map_name: str, a: str, b: str, seed: int, games: int)
 
 def run(args) -> int:
     out = Path(args.out)
-    done = {(r["rules"], r["map"], r["a"], r["b"], r.get("seed")) for r in read(out)}
+    done = {(r["rules"], r["map"], r["a"], r["b"], r.get("seeds", [None])[0]) for r in read(out)}
     cells = [(rules, m, *split_pair(p)) for rules in args.rules
              for m in (args.maps if rules != "voyageurs_aerial" else ["sky_deck"]) for p in args.pairs]
     cells = [c for c in cells if (*c, args.seed) not in done]
@@ -89,8 +89,7 @@ def write(out: Path, cell: tuple, parts: list, seeds: list[int]) -> None:
         cpu += seconds
     summary = report.summary()
     summary.pop("digests")
-    row = {"rules": rules, "map": map_name, "a": a, "b": b, "seed": seeds[0], "seeds": seeds, "cpu_s": round(cpu, 1),
-           **summary}
+    row = {"rules": rules, "map": map_name, "a": a, "b": b, "seeds": seeds, "cpu_s": round(cpu, 1), **summary}
     with out.open("a", encoding="utf-8") as f:
         f.write(json.dumps(row) + "\n")
     print(f"{rules} {map_name} {a} vs {b}: {summary['games']} games, {cpu:.0f} s CPU", flush=True)
