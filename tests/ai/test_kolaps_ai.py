@@ -297,3 +297,23 @@ def test_ai_takes_a_control_zone_in_the_last_turn_not_in_the_first():
         tile = decision.option(legal(state)).tile
         assert (tile in {(5, 16), (6, 16)}) == onto, (turn, tile)
         assert onto or tile[0] > 5
+
+
+def test_a_second_spare_on_a_held_zone_goes_after_the_enemy_while_the_first_stays_as_insurance():
+    """A zone held without a figure is worth insurance against a friend's fall, and a second spare only
+    against two: level on points late in the battle (a character lost, the zone held), the third of three
+    figures on the zone leaves it to close on the enemy, while the second of two stays."""
+    zone = tuple((x, y) for x in range(4, 7) for y in range(14, 17))
+    for friends, stays in ((("A2",), True), (("A2", "A3"), False)):
+        bf = Battlefield.open_ground(40, 20)
+        bf.objects = [MapObject("objective", "square", zone, {})]
+        side0 = [fig("A1", "trooper", (5, 15), morale=5), fig("A2", "trooper", (4, 15), morale=5),
+                 fig("A3", "trooper", (6, 15), morale=5), fig("A4", "trooper", (0, 0), morale=5)]
+        state = make_state(side0, [fig("B1", "trooper", (36, 10), morale=5)], turn=9, bf=bf)
+        state.chars["A4"].in_play = False
+        if "A3" not in friends:
+            state.chars["A3"].tile = (10, 5)
+        decision, _ = action_of(state)
+        tile = decision.option(legal(state)).tile or state.chars["A1"].tile
+        assert (tile in zone) == stays, (friends, tile)
+        assert stays or tile[0] > 6

@@ -67,7 +67,9 @@ MISHAP = 0.15               # a critical failure: a point of morale, and one tim
 READY_GRENADE = 0.5         # a grenade readied now is thrown next activation, if the enemy stays
 AMBUSH = 0.45               # lying in wait for an enemy that comes, at the score's caution: a side that must take
                             # points before the limit does not wait for an enemy that need not come
-HELD_ANYWAY = 0.25          # a zone our side holds without this figure: insurance against a friend's fall
+HELD_ANYWAY = 0.25          # a zone our side holds without this figure: insurance against a friend's fall, to this
+                            # power the friends it holds by (a second spare covers two falls), so that the spares
+                            # go and take points elsewhere
 ON_THE_WAY = 0.6            # a tile from which an objective can still be reached before the end, at best
 
 
@@ -295,7 +297,7 @@ class KolapsAI(Tactician):
             else:
                 ours = sum(1 for t, friend in there if friend and t in o.tiles)
                 theirs = sum(1 for t, friend in there if not friend and t in o.tiles)
-                gain = 1.0 if ours in (theirs, theirs - 1) else HELD_ANYWAY
+                gain = 1.0 if ours in (theirs, theirs - 1) else HELD_ANYWAY ** max(1, ours - theirs)
             if gain:
                 stakes.append((o.tiles, o.worth * TOTAL_BOXES * urgency * gain * self.level.objectives))
         left = max(0, max_turns - ctx.turn)
