@@ -256,3 +256,20 @@ def test_the_normal_level_closes_in_on_a_distant_enemy_at_every_seed_rather_than
         answer(st, "roll", [15])
         tile = RULES.pending(st).option(ai_answer(st, seed, "normal")).tile
         assert space.distance(tile, (19, 10)) < 13.1         # the nearest it can reach: 12
+
+
+def test_the_normal_level_never_takes_a_losing_fight_as_alike_to_holding_back():
+    """Its margin makes close options alike, but a fight that costs more than it gains (sword against
+    sword and dagger, or against sword and shield) is never taken at any seed instead of ending the
+    activation. (Three figures a side, so that no rout hangs on this fight.)"""
+    for second in ({"second": "dagger"}, {"shield": "shield"}):
+        for seed in range(12):
+            st = match_state([entry("A", (5, 5), "chief", main="sword"), entry("A2", (0, 19)), entry("A3", (1, 19))],
+                             [entry("B", (6, 5), "chief", main="sword", **second), entry("B2", (19, 19)),
+                              entry("B3", (18, 19))])
+            answer(st, "roll", [15])
+            answer(st, "stay")
+            ai = MordgraveAI(seed, "normal")
+            a, b = st.figure("A"), st.figure("B")
+            assert -ai.level.margin * ai.SCALE < ai.fight_value(st, a, b, a, False, False, {}) < 0
+            assert ai_answer(st, seed, "normal") == "end", (second, seed)

@@ -8,12 +8,17 @@ outnumbering of the others, 3.4), charges where a charge pays, and keeps its tro
 Where a figure ends its move weighs the enemy's bows and blades that reach the tile (cover lessens the
 shots), more for a wounded figure or one outmatched, and the pull of the map's objectives (a control zone
 only for the figures needed to hold it); harm on a figure already hurt is worth more (focus fire). A fighter
-closes in on the nearest enemy by at least ``HUNT`` a pas, so that the normal level, which takes the options
-within its margin as alike, does not wander among tiles a step or two apart while the enemy keeps away.
+closes in on the nearest enemy by at least ``HUNT`` a pas (more at a level with a wider margin), so that
+the normal level, which takes the options within its margin as alike, does not wander among tiles a step or
+two apart while the enemy keeps away.
 
 It fights to a decision: a melee is a symmetric exchange whose expected value is often below the normal
-level's margin, so an attack that pays is worth ``TEMPO`` more than doing nothing, and a fight weighs its
-own losses by the score's caution (bolder when level or behind as the turn limit nears).
+level's margin, so an attack that pays is worth ``TEMPO`` (at least that margin) more than doing nothing,
+one that does not pay falls that margin below it, and a fight weighs its own losses by the score's caution
+(bolder when level or behind as the turn limit nears).
+
+The normal level hesitates twice as widely here as the framework's (``MARGIN``): both levels see every
+paying fight, so with the framework's margin normal played nearly as well as hard.
 
 It weighs the rout (rules version 2): putting a figure Out of action, or giving the figure that would take
 its warband's rout test a Great difficulty token, is worth too what it adds to the chance that the warband
@@ -23,6 +28,7 @@ keeps its Chief and its last figures out of fights whose loss would put it to th
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from ...ai.tactics import Tactician, Threat
 from ...engine import space
@@ -41,10 +47,14 @@ TARGETS = 3             # the nearest enemies in range a shot from a move is wor
 SHOOTER_RANGE = 9       # a weapon that reaches this far makes a figure keep its distance
 EXPOSURE = 0.3          # how much of the harm the enemy threatens on a tile a figure standing there counts
 COVER_FACTOR = (1.0, 0.7, 0.45)     # a shot's harm left by no, light and heavy cover (+2, +4 to Defence)
-TEMPO = 0.5             # what an attack that pays is worth beyond its exchange of harm: the normal level's margin
+MARGIN = {"normal": 0.5}    # the normal level's margin, a share of SCALE: twice the framework's, for the
+                            # levels' spacing (docs/ai.md, Levels); a melee is a wash between two levels that
+                            # both see every paying fight, so normal must hesitate more to fall behind hard
+TEMPO = 0.5             # what an attack that pays is worth beyond its exchange of harm; at least the level's
+                        # margin, so that a level cannot take a paying attack and doing nothing as alike
 APPROACH = 0.15         # what a pas nearer the nearest enemy is worth to a fighter, times the score's drive
-HUNT = 0.45             # … and at least this: about the normal level's margin (0.5) a pas, so that it closes in
-                        # rather than wander among tiles a step or two apart that its margin cannot tell apart
+HUNT = 0.45             # … and at least this, and 0.9 of the level's margin, a pas: so that it closes in
+HUNT_SHARE = 0.9        # rather than wander among tiles a step or two apart that its margin cannot tell apart
 ROUT_VALUE = {"easy": 0.0, "normal": 18.0, "hard": 18.0}  # the battle won by the enemy's rout (three figures out)
 
 
@@ -77,6 +87,7 @@ class Sight:
         self.chief = next((g for g in friends if g.role == "chief"), None)
         self.threats = self.caution = self.objectives = None
         self.drive = self.risk = 1.0
+        self.hunt = HUNT if ai is None else ai.hunt
         if ai is not None:
             sight = ai.sight(st.battlefield)
             self.threats = ai.threat_map(ai.threats(st, f), sight, sight.cover, COVER_FACTOR)
@@ -112,7 +123,7 @@ class Sight:
         if self.keep_at is not None:
             value = -0.08 * self.drive * abs(near - self.keep_at) - (0.6 if self.touching(tile) else 0.0)
         else:
-            value = -max(APPROACH * self.drive, HUNT) * near
+            value = -max(APPROACH * self.drive, self.hunt) * near
         if self.chief is not None and space.within(tile, self.chief.tile, bubble(self.chief)):
             value += 0.3
         if self.threats is not None:
@@ -125,6 +136,11 @@ class MordgraveAI(Tactician):
 
     def __init__(self, seed: int = 0, level: str = "normal"):
         super().__init__(seed, level)
+        if level in MARGIN:
+            self.level = replace(self.level, margin=MARGIN[level])
+        self.alike = alike = self.level.margin * self.SCALE      # the level's margin, in this module's measure
+        self.tempo = max(TEMPO, alike)
+        self.hunt = max(HUNT, HUNT_SHARE * alike)
         self._melee: dict = {}
         self._shots: dict = {}
         self.rout_value = ROUT_VALUE[level]
@@ -235,8 +251,10 @@ class MordgraveAI(Tactician):
 
     def pressed(self, sight: Sight, value: float) -> float:
         """An attack that pays is worth more than its exchange of harm: a battle has its turns counted, and
-        a figure that lets it pass gives the enemy the next blow. The score's drive weighs it."""
-        return value + TEMPO * sight.drive if value > 0 else value
+        a figure that lets it pass gives the enemy the next blow. The score's drive weighs it. One that costs
+        more than it gains falls a margin lower: a level hesitates between close options, but never takes a
+        losing attack as alike to holding back."""
+        return value + self.tempo * sight.drive if value > 0 else value - self.alike
 
     def sees(self, st: State, a: Tile, b: Tile) -> bool:
         """The battlefield's own line-of-sight cache answers (engine/sight.py)."""
