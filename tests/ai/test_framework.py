@@ -2,6 +2,8 @@
 back, objectives and levels, as every module's AI uses them."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from game.ai import AI_LEVELS, AI_NAMES, make_player
@@ -24,7 +26,11 @@ def test_the_levels_are_the_names_the_menus_and_the_command_line_offer():
 def test_every_module_gives_its_tactician_at_each_level(rules):
     for level in AI_LEVELS:
         player = make_player(f"tactical:{level}", rules, 1)
-        assert isinstance(player, Tactician) and player.level is LEVELS[level]
+        framework = LEVELS[level]
+        assert isinstance(player, Tactician) and player.level.name == level
+        # a module may widen a level's margin (Mordgrave's normal), and change nothing else of it
+        assert replace(player.level, margin=framework.margin) == framework
+        assert player.level.margin >= framework.margin
     assert make_player("tactical", rules, 1).name == "tactical"
     assert make_player("tactical:hard", rules, 1).name == "tactical:hard"
 
