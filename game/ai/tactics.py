@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
 from ..engine import space
@@ -175,16 +175,18 @@ class Tactician:
     first option (a single button, a formality).
 
     ``SCALE`` is the module's typical value of a good action, in its own measure: the easy level's noise
-    is a share of it."""
+    is a share of it. ``MARGIN`` gives a level a wider margin than the framework's, in a module whose levels
+    it spaces too little (a share of ``SCALE``, by level name); nothing else of a level is a module's."""
 
     name = "tactical"
     SCALE = 1.0
+    MARGIN: dict[str, float] = {}
     FALL_BACK = 2.0             # how much more a figure at death's door fears danger than a whole one
     OUTMATCHED = 1.0            # … and one that faces twice the harm its side can answer with
 
     def __init__(self, seed: int = 0, level: str = "normal"):
         self.rng = random.Random(seed)
-        self.level = LEVELS[level]
+        self.level = replace(LEVELS[level], margin=self.MARGIN[level]) if level in self.MARGIN else LEVELS[level]
         if level != "normal":
             self.name = f"tactical:{level}"
         self._sight: Sight | None = None
@@ -209,8 +211,13 @@ class Tactician:
             sigma = self.level.noise * self.SCALE
             scores = {k: v + self.rng.gauss(0.0, sigma) for k, v in scores.items()}
         best = max(scores.values())
-        alike = self.level.margin * self.SCALE + EPS
+        alike = self.alike + EPS
         return self.rng.choice(sorted(k for k, v in scores.items() if v >= best - alike))
+
+    @property
+    def alike(self) -> float:
+        """The level's margin in the module's measure: options this close to the best look as good."""
+        return self.level.margin * self.SCALE
 
     # --- what every module's scores share ------------------------------------------------------
 

@@ -28,7 +28,6 @@ keeps its Chief and its last figures out of fights whose loss would put it to th
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 from ...ai.tactics import Tactician, Threat
 from ...engine import space
@@ -47,9 +46,6 @@ TARGETS = 3             # the nearest enemies in range a shot from a move is wor
 SHOOTER_RANGE = 9       # a weapon that reaches this far makes a figure keep its distance
 EXPOSURE = 0.3          # how much of the harm the enemy threatens on a tile a figure standing there counts
 COVER_FACTOR = (1.0, 0.7, 0.45)     # a shot's harm left by no, light and heavy cover (+2, +4 to Defence)
-MARGIN = {"normal": 0.5}    # the normal level's margin, a share of SCALE: twice the framework's, for the
-                            # levels' spacing (docs/ai.md, Levels); a melee is a wash between two levels that
-                            # both see every paying fight, so normal must hesitate more to fall behind hard
 TEMPO = 0.5             # what an attack that pays is worth beyond its exchange of harm; at least the level's
                         # margin, so that a level cannot take a paying attack and doing nothing as alike
 APPROACH = 0.15         # what a pas nearer the nearest enemy is worth to a fighter, times the score's drive
@@ -133,14 +129,14 @@ class Sight:
 
 class MordgraveAI(Tactician):
     SCALE = 2.0             # between a difficulty and a wound: the level's margin and blur are shares of it
+    MARGIN = {"normal": 0.5}    # twice the framework's, for the levels' spacing (docs/ai.md, Levels): a melee is
+                                # a wash between two levels that both see every paying fight, so normal must
+                                # hesitate more to fall behind hard
 
     def __init__(self, seed: int = 0, level: str = "normal"):
         super().__init__(seed, level)
-        if level in MARGIN:
-            self.level = replace(self.level, margin=MARGIN[level])
-        self.alike = alike = self.level.margin * self.SCALE      # the level's margin, in this module's measure
-        self.tempo = max(TEMPO, alike)
-        self.hunt = max(HUNT, HUNT_SHARE * alike)
+        self.tempo = max(TEMPO, self.alike)
+        self.hunt = max(HUNT, HUNT_SHARE * self.alike)
         self._melee: dict = {}
         self._shots: dict = {}
         self.rout_value = ROUT_VALUE[level]
