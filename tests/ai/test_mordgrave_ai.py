@@ -271,5 +271,5 @@ def test_the_normal_level_never_takes_a_losing_fight_as_alike_to_holding_back():
             answer(st, "stay")
             ai = MordgraveAI(seed, "normal")
             a, b = st.figure("A"), st.figure("B")
-            assert -ai.level.margin * ai.SCALE < ai.fight_value(st, a, b, a, False, False, {}) < 0
+            assert -ai.alike < ai.fight_value(st, a, b, a, False, False, {}) < 0
             assert ai_answer(st, seed, "normal") == "end", (second, seed)
