@@ -273,3 +273,59 @@ def test_the_normal_level_never_takes_a_losing_fight_as_alike_to_holding_back():
             a, b = st.figure("A"), st.figure("B")
             assert -ai.alike < ai.fight_value(st, a, b, a, False, False, {}) < 0
             assert ai_answer(st, seed, "normal") == "end", (second, seed)
+
+
+def exit_ground() -> Battlefield:
+    """Open ground whose west edge is side 0's exit."""
+    bf = Battlefield.open_ground(20, 20)
+    bf.objects = [MapObject("objective", "edge", tuple((0, y) for y in range(20)), {"kind": "exit", "side": "0"})]
+    return bf
+
+
+def observed(st, seed: int = 0, level: str = "hard"):
+    d = RULES.pending(st)
+    m = Match(st.battlefield, RULES, [], seed)
+    m.state = st
+    return MordgraveAI(seed, level), m.observe(d.side)
+
+
+def test_a_figure_whose_zone_alone_puts_its_side_ahead_stays_on_it_in_the_last_turn():
+    """Its own holding is the lead: counted as won, it would make the figure careless of the zone (a side
+    ahead keeps what it has) and walk off it toward the enemy, losing the lead it had."""
+    for level in ("normal", "hard"):
+        for seed in range(6):
+            st = match_state([entry("A", (10, 10), "chief", main="sword")],
+                             [entry("E", (14, 13), "chief", main="sword")], zone_ground())
+            answer(st, "roll", [15])
+            st.turn = st.max_turns
+            option = RULES.pending(st).option(ai_answer(st, seed, level))
+            assert option.action == "stay" or option.tile in ((10, 10), (11, 10)), (level, seed, option.key)
+
+
+def test_in_the_last_turn_a_figure_a_move_and_a_run_from_its_exit_ends_its_activation_on_it():
+    """The exit scores only for a figure standing on it when the battle ends: a move that stops where a run
+    reaches it is worth the exit, rather than a few pas toward an enemy it can no longer fight."""
+    for level in ("normal", "hard"):
+        for seed in range(6):
+            st = match_state([entry("A", (7, 5), "chief", main="sword")],
+                             [entry("E", (17, 5), "chief", main="sword")], exit_ground())
+            answer(st, "roll", [15])
+            st.turn = st.max_turns
+            answer(st, ai_answer(st, seed, level))
+            answer(st, ai_answer(st, seed, level))
+            assert st.figure("A").tile[0] == 0, (level, seed, st.figure("A").tile)
+
+
+def test_a_side_ahead_by_a_figure_still_values_an_objective_as_a_figure_taken():
+    """Ahead, a side keeps what it has and fights less boldly; but a point held is as good as a point taken,
+    so the score's caution does not cheapen the exit (the lead can be lost in one unlucky fight)."""
+    st = match_state([entry("A", (3, 5), "chief", main="sword"), entry("A2", (2, 18)), entry("A3", (3, 18))],
+                     [entry("E", (12, 5), "chief", main="sword"), entry("B2", (18, 18)), entry("B3", (17, 18))],
+                     exit_ground())
+    st.figure("B3").out, st.figure("B3").vit = True, 0
+    answer(st, "roll", [15])
+    st.turn = st.max_turns
+    ai, observation = observed(st)
+    sight = ai_module.Sight(st, st.figure("A"), ai, observation)
+    assert sight.risk > 1.0                                         # ahead: the score asks for caution
+    assert sight.objectives.pull((0, 5)) == ai_module.EFFECT_VALUE["out"]

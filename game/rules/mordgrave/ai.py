@@ -12,6 +12,11 @@ closes in on the nearest enemy by at least ``HUNT`` a pas (more at a level with 
 the normal level, which takes the options within its margin as alike, does not wander among tiles a step or
 two apart while the enemy keeps away.
 
+It plays for the points that decide a battle at its turn limit: a figure reads the score without what it
+holds itself (``lead_without``), an objective is worth at least a figure taken however far ahead its side
+is (a point held is a point), and in the last turn a move is worth the objective a run then reaches
+(``dashes``).
+
 It fights to a decision: a melee is a symmetric exchange whose expected value is often below the normal
 level's margin, so an attack that pays is worth ``TEMPO`` (at least that margin) more than doing nothing,
 one that does not pay falls that margin below it, and a fight weighs its own losses by the score's caution
@@ -33,7 +38,7 @@ from ...ai.tactics import Tactician, Threat
 from ...engine import space
 from ...engine.battlefield import Tile
 from ...engine.decision import Decision, Option
-from .combat import band, melee_terms, ranged_weapon, shot_terms, template_tiles
+from .combat import band, melee_terms, mouv, ranged_weapon, shot_terms, template_tiles
 from .odds import bravery_chance, effect, melee_tiers, shot_tiers
 from .options import bubble, in_bubble, shooting_weapons
 from .state import Figure, State, data, rule
@@ -68,6 +73,16 @@ def flee_chance(st: State, side: int) -> float:
     return 1.0 - float(bravery_chance(rout_tester(st, side), rout_difficulty(st, side)))
 
 
+def lead_without(st: State, f: Figure) -> tuple[int, int]:
+    """Both sides' points as if ``f`` held no objective: a figure whose zone puts its side ahead would
+    otherwise take the lead as won, grow careless of the zone, and walk off it."""
+    here, f.tile = f.tile, None         # the observation is the AI's own copy
+    try:
+        return points(st).points
+    finally:
+        f.tile = here
+
+
 class Sight:
     """What one figure's choice turns on, worked out once per decision: the enemies, who holds them in
     contact without it, its weapons, and where its Chief stands."""
@@ -88,12 +103,12 @@ class Sight:
             sight = ai.sight(st.battlefield)
             self.threats = ai.threat_map(ai.threats(st, f), sight, sight.cover, COVER_FACTOR)
             answer = sum(1.0 for g in friends if space.distance(g.tile, f.tile) <= 8) + 1.0
-            score = points(st).points
+            score = lead_without(st, f)
             posture = ai.posture(score[f.side] - score[1 - f.side], data()["profile"]["Vit"], st.turn, st.max_turns)
             self.caution = ai.caution(f.vit / f.Vit, self.threats.danger(f.tile), answer, posture)
             self.drive = posture.drive
             self.risk = posture.caution
-            self.objectives = ai.objectives(observation, f.side, EFFECT_VALUE["out"] * posture.drive, st.turn)
+            self.objectives = ai.objectives(observation, f.side, EFFECT_VALUE["out"] * max(1.0, posture.drive), st.turn)
             self.objectives.zones = [o for o in self.objectives.zones if self.needed(o)]
 
     def needed(self, o) -> bool:
@@ -282,7 +297,9 @@ class MordgraveAI(Tactician):
         sight = Sight(st, f, self, observation)
         concentrate = f.first == "concentrate"
         before = {g.id for g in sight.touching(f.tile)}
-        shortlist = self.shortlist(sight, [o for o in d.options if o.action == "move"])
+        moves = [o for o in d.options if o.action == "move"]
+        shortlist = self.shortlist(sight, moves)
+        dashes = self.dashes(sight, {o.tile for o in moves}) if f.actions == 0 and st.turn == st.max_turns else {}
         here = sight.standing(f.tile)
         waiting_first = any(not st.figure(fid).done and st.figure(fid).alive and st.figure(fid).actions == 0
                             for fid in (st.group.members if st.group else []) if fid != f.id)
@@ -298,7 +315,7 @@ class MordgraveAI(Tactician):
             elif a == "move":
                 charges = {g.id for g in sight.touching(o.tile)} - before
                 attack = self.best_attack(sight, o.tile, charges, False) if o.key in shortlist else 0.0
-                out.append(attack + sight.standing(o.tile))
+                out.append(max(attack + sight.standing(o.tile), dashes.get(o.tile, -math.inf)))
             elif a in ("stay", "concentrate"):
                 out.append(self.best_attack(sight, f.tile, set(), a == "concentrate") + here
                            - (0.01 if a == "concentrate" else 0.0))
@@ -318,6 +335,28 @@ class MordgraveAI(Tactician):
             else:
                 out.append(here + (0.05 if a == "open" else 0.0))
         return self.scored(d.options, out)
+
+    def dashes(self, sight: Sight, moves: set[Tile]) -> dict[Tile, float]:
+        """For each tile a move may end on, the standing on the best objective tile beyond the move's reach
+        (``moves``) that a run (half a Movement) reaches from it: in the last turn a zone or an exit is worth
+        its points only once a figure stands on it, so a move scored where it stops would stop short of one
+        a move and a run away."""
+        st, f = sight.st, sight.f
+        if not sight.objectives or not sight.foes:
+            return {}
+        run, taken = mouv(f) / 2, {g.tile for g in st.living()}
+        enemies = frozenset(g.tile for g in sight.foes)
+        out: dict[Tile, float] = {}
+        for o in sight.objectives.zones:
+            for t in o.tiles:
+                if t in moves or t in taken or not space.within(t, f.tile, 1.5 * mouv(f)) \
+                        or not st.battlefield.can_stand(t):
+                    continue
+                value = sight.standing(t)
+                for m in space.reach(st.battlefield, t, run, space.MoveRules(space.WALK), enemies).cost:
+                    if m != f.tile and value > out.get(m, -math.inf):
+                        out[m] = value
+        return out
 
     def breath_value(self, sight: Sight, o: Option, concentrate: bool) -> float:
         """A blunderbuss aimed straight at an enemy; other aims are not worked out (the template has a
