@@ -16,13 +16,19 @@ from game.rules.mordgrave.steps import DoubleShot, FollowUp, Melee
 from tests.rules.mordgrave_helpers import RULES, answer, entry, keys, match_state
 
 
+def observed(st, seed: int = 0, level: str = "hard"):
+    """The AI at ``level`` and the observation of the side whose decision is pending."""
+    m = Match(st.battlefield, RULES, [], seed)
+    m.state = st
+    return MordgraveAI(seed, level), m.observe(RULES.pending(st).side)
+
+
 def ai_answer(st, seed: int = 0, level: str = "hard") -> str:
     """The AI's answer to the pending decision, from the observation of the side that decides, at the level
     that plays its scores as they are (normal hesitates between close ones)."""
     d = RULES.pending(st)
-    m = Match(st.battlefield, RULES, [], seed)
-    m.state = st
-    key = MordgraveAI(seed, level).choose(m.observe(d.side), d)
+    ai, observation = observed(st, seed, level)
+    key = ai.choose(observation, d)
     assert d.option(key) is not None, (d.kind, key)
     return key
 
@@ -280,13 +286,6 @@ def exit_ground() -> Battlefield:
     bf = Battlefield.open_ground(20, 20)
     bf.objects = [MapObject("objective", "edge", tuple((0, y) for y in range(20)), {"kind": "exit", "side": "0"})]
     return bf
-
-
-def observed(st, seed: int = 0, level: str = "hard"):
-    d = RULES.pending(st)
-    m = Match(st.battlefield, RULES, [], seed)
-    m.state = st
-    return MordgraveAI(seed, level), m.observe(d.side)
 
 
 def test_a_figure_whose_zone_alone_puts_its_side_ahead_stays_on_it_in_the_last_turn():

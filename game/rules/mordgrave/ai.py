@@ -344,12 +344,13 @@ class MordgraveAI(Tactician):
         st, f = sight.st, sight.f
         if not sight.objectives or not sight.foes:
             return {}
-        run, taken = mouv(f) / 2, {g.tile for g in st.living()}
+        run = mouv(f) / 2
+        taken = {g.tile for g in st.living()}
         enemies = frozenset(g.tile for g in sight.foes)
         out: dict[Tile, float] = {}
         for o in sight.objectives.zones:
             for t in o.tiles:
-                if t in moves or t in taken or not space.within(t, f.tile, 1.5 * mouv(f)) \
+                if t in moves or t in taken or not space.within(t, f.tile, 3 * run) \
                         or not st.battlefield.can_stand(t):
                     continue
                 value = sight.standing(t)
